@@ -1,0 +1,1 @@
+"""ginrules: Gin Rummy rules as data."""

@@ -1,0 +1,439 @@
+"""Melds and deadwood: the exact best arrangement of any hand.
+
+Glossary:
+
+meld
+    Cards laid down together that score nothing: a *set* (three or four cards
+    of one rank) or a *run* (three or more cards of one suit in sequence).
+    A card belongs to one meld at most.
+deadwood
+    The cards of a hand that are in no meld, and the sum of their values
+    (ace 1 unless the ruleset says otherwise, two to ten at face value,
+    jack, queen and king 10).
+ace rule
+    Where an ace may stand in a run: ``low`` (A-2-3 only), ``high_or_low``
+    (A-2-3 or Q-K-A, never K-A-2) or ``round_the_corner`` (K-A-2 too).
+
+How the search works, and why it is exact. Fix which cards go into sets.
+The remaining cards of a suit then meld best by taking *every* maximal
+stretch of three or more consecutive cards as one run: a run of any length is
+a meld, so splitting or shortening a stretch never melds more. That part is a
+table lookup per suit (8,192 lane masks, built once per ace rule). Only the set
+choices need a search: for every rank held three or four times, use none of
+it, all of it, or (with four) any three. An 11-card hand has at most three
+such ranks, so at most 72 combinations, and most hands have none.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from ginrules.cards import (
+    LANE_BITS,
+    LANE_MASK,
+    Card,
+    cards_to_mask,
+    mask_to_cards,
+)
+
+
+class AceMode(StrEnum):
+    """Where an ace may stand in a run."""
+
+    LOW = "low"
+    """A-2-3 only; Q-K-A and K-A-2 are not runs (the published rule)."""
+    HIGH_OR_LOW = "high_or_low"
+    """A-2-3 or Q-K-A, but a run never turns the corner (K-A-2)."""
+    ROUND_THE_CORNER = "round_the_corner"
+    """Runs wrap: Q-K-A, K-A-2 and A-2-3 are all runs."""
+
+
+@dataclass(frozen=True)
+class AceRule:
+    """The ace knob: its place in runs and its deadwood value."""
+
+    mode: AceMode = AceMode.LOW
+    value: int = 1
+
+    def card_value(self, card: Card) -> int:
+        """Deadwood points of one card under this rule."""
+        return rank_value(card.rank, self.value)
+
+
+CLASSIC_ACES: Final = AceRule()
+
+
+def rank_value(rank: int, ace_value: int = 1) -> int:
+    """Deadwood points of a rank (0 = ace ... 12 = king)."""
+    if rank == 0:
+        return ace_value
+    return min(rank + 1, 10)
+
+
+class MeldKind(StrEnum):
+    SET = "set"
+    RUN = "run"
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A set or a run. A run's cards are in sequence from its low end.
+
+    ``start`` is the run's first position: a rank (0 = ace ... 12 = king), or
+    13 for an ace played high. With ``round_the_corner`` positions wrap modulo 13.
+    """
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+    start: int = 0
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self.cards)
+
+    @property
+    def mask(self) -> int:
+        return cards_to_mask(self.cards)
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A hand split into melds and unmatched cards (the deadwood)."""
+
+    melds: tuple[Meld, ...]
+    unmatched: tuple[Card, ...]
+    deadwood: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "deadwood": self.deadwood,
+            "melds": [[str(c) for c in meld.cards] for meld in self.melds],
+            "unmatched": [str(c) for c in self.unmatched],
+        }
+
+
+@dataclass(frozen=True)
+class DiscardAnalysis:
+    """An 11-card hand: deadwood now, and what each discard would leave."""
+
+    arrangement: Arrangement
+    #: Deadwood of the ten cards left after each possible discard.
+    after_discard: tuple[tuple[Card, int], ...]
+    best_discard_deadwood: int
+    best_discards: tuple[Card, ...]
+
+    def knock_discards(self, knock_limit: int) -> tuple[Card, ...]:
+        """Discards that leave deadwood within ``knock_limit``."""
+        return tuple(card for card, dead in self.after_discard if dead <= knock_limit)
+
+
+# --- lane tables -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _LaneOption:
+    """One way to meld a suit's cards into runs."""
+
+    melded: int  # 13-bit lane mask of the cards in runs
+    deadwood: int
+    max_unmatched: int  # the highest-valued unmatched card, 0 if none
+    ace_high: bool  # the ace (if in a run) stands above the king
+
+
+@dataclass(frozen=True)
+class _LaneTables:
+    deadwood: tuple[int, ...]
+    #: Every distinct option per lane; one except for an ace under high_or_low.
+    options: tuple[tuple[_LaneOption, ...], ...]
+    values: tuple[int, ...]  # value of each rank
+
+
+def _linear_runs(bits: Sequence[bool]) -> list[bool]:
+    """Which positions lie in a maximal stretch of three or more."""
+    melded = [False] * len(bits)
+    start = 0
+    while start < len(bits):
+        if not bits[start]:
+            start += 1
+            continue
+        end = start
+        while end < len(bits) and bits[end]:
+            end += 1
+        if end - start >= 3:
+            for i in range(start, end):
+                melded[i] = True
+        start = end
+    return melded
+
+
+def _lane_melded(lane: int, mode: AceMode) -> list[tuple[int, bool]]:
+    """Candidate run-melded masks of one lane, with whether the ace plays high."""
+    bits = [bool(lane >> r & 1) for r in range(13)]
+    if mode is AceMode.LOW:
+        flags = _linear_runs(bits)
+        return [(sum(1 << r for r in range(13) if flags[r]), False)]
+    if mode is AceMode.ROUND_THE_CORNER:
+        if all(bits):
+            return [(LANE_MASK, False)]
+        gap = bits.index(False)
+        order = [(gap + 1 + i) % 13 for i in range(13)]
+        flags = _linear_runs([bits[r] for r in order])
+        return [(sum(1 << r for r, f in zip(order, flags, strict=True) if f), False)]
+    # high_or_low: the ace stands either below the two or above the king.
+    low = _linear_runs(bits)
+    options = [(sum(1 << r for r in range(13) if low[r]), False)]
+    if bits[0]:
+        high_bits = [*bits[1:], True]
+        high = _linear_runs(high_bits)
+        melded = sum(1 << (i + 1) for i in range(12) if high[i]) | (1 if high[12] else 0)
+        options.append((melded, True))
+    return options
+
+
+@functools.cache
+def _lane_tables(rule: AceRule) -> _LaneTables:
+    values = tuple(rank_value(r, rule.value) for r in range(13))
+    deadwood: list[int] = []
+    options: list[tuple[_LaneOption, ...]] = []
+    for lane in range(1 << 13):
+        found: list[_LaneOption] = []
+        for melded, ace_high in _lane_melded(lane, rule.mode):
+            loose = [values[r] for r in range(13) if lane >> r & 1 and not melded >> r & 1]
+            option = _LaneOption(melded, sum(loose), max(loose, default=0), ace_high)
+            if all(o.melded != option.melded for o in found):
+                found.append(option)
+        found.sort(key=lambda o: (o.deadwood, o.ace_high))
+        deadwood.append(found[0].deadwood)
+        options.append(tuple(found))
+    return _LaneTables(tuple(deadwood), tuple(options), values)
+
+
+# --- set choices -----------------------------------------------------------
+
+# For a rank held in the suits of a 4-bit pattern: which suits to take as a set.
+# "None" comes first, so among equal arrangements runs are preferred.
+_SET_CHOICES: Final = tuple(
+    (
+        (0,)
+        + ((pattern,) if bin(pattern).count("1") >= 3 else ())
+        + tuple(pattern & ~(1 << s) for s in range(4) if bin(pattern).count("1") == 4)
+    )
+    for pattern in range(16)
+)
+
+
+def _lanes(mask: int) -> tuple[int, int, int, int]:
+    return (
+        mask & LANE_MASK,
+        mask >> LANE_BITS & LANE_MASK,
+        mask >> 2 * LANE_BITS & LANE_MASK,
+        mask >> 3 * LANE_BITS & LANE_MASK,
+    )
+
+
+def _set_ranks(a: int, b: int, c: int, d: int) -> int:
+    """Ranks (as a lane mask) held in three or four suits."""
+    return (a & b & (c | d)) | (c & d & (a | b))
+
+
+def _set_removals(mask: int) -> Iterator[int]:
+    """Every choice of set cards in a hand, as the mask of the cards in sets."""
+    a, b, c, d = _lanes(mask)
+    triples = _set_ranks(a, b, c, d)
+    per_rank: list[list[int]] = []
+    while triples:
+        low = triples & -triples
+        triples ^= low
+        rank = low.bit_length() - 1
+        pattern = sum(1 << s for s, lane in enumerate((a, b, c, d)) if lane & low)
+        per_rank.append(
+            [
+                sum(1 << (s * LANE_BITS + rank) for s in range(4) if choice >> s & 1)
+                for choice in _SET_CHOICES[pattern]
+            ]
+        )
+    for combo in itertools.product(*per_rank):
+        yield sum(combo)
+
+
+# --- deadwood on masks (the hot path) --------------------------------------
+
+
+def deadwood_of_mask(mask: int, rule: AceRule = CLASSIC_ACES) -> int:
+    """Least deadwood of the hand in ``mask``, counting every card."""
+    table = _lane_tables(rule).deadwood
+    a = mask & 0x1FFF
+    b = mask >> 16 & 0x1FFF
+    c = mask >> 32 & 0x1FFF
+    d = mask >> 48 & 0x1FFF
+    triples = (a & b & (c | d)) | (c & d & (a | b))
+    if not triples:
+        return table[a] + table[b] + table[c] + table[d]
+    best = table[a] + table[b] + table[c] + table[d]
+    for removed in _set_removals(mask):
+        if removed:
+            rest = mask & ~removed
+            total = (
+                table[rest & 0x1FFF]
+                + table[rest >> 16 & 0x1FFF]
+                + table[rest >> 32 & 0x1FFF]
+                + table[rest >> 48 & 0x1FFF]
+            )
+            if total < best:
+                best = total
+    return best
+
+
+def best_discard_deadwood_of_mask(mask: int, rule: AceRule = CLASSIC_ACES) -> int:
+    """Least deadwood left after discarding one card of the hand in ``mask``.
+
+    Discarding the highest unmatched card of an arrangement leaves that
+    arrangement's deadwood less that card, and no discard does better, so the
+    answer is the least ``deadwood - highest unmatched card`` over arrangements.
+    A fully melded hand whose size is not a multiple of three always has a
+    four-card meld to take a discard from; the rare other case is searched.
+    """
+    tables = _lane_tables(rule)
+    options = tables.options
+    best: int | None = None
+    for removed in _set_removals(mask):
+        rest = mask & ~removed
+        lanes = _lanes(rest)
+        for combo in itertools.product(*(options[lane] for lane in lanes)):
+            dead = sum(o.deadwood for o in combo)
+            score = dead - max(o.max_unmatched for o in combo)
+            if best is None or score < best:
+                best = score
+    assert best is not None
+    if best == 0 and mask.bit_count() % 3 == 0 and deadwood_of_mask(mask, rule) == 0:
+        return min(deadwood_of_mask(mask & ~card.bit, rule) for card in mask_to_cards(mask))
+    return best
+
+
+# --- arrangements ----------------------------------------------------------
+
+
+def _runs_of_lane(melded: int, suit: int, mode: AceMode, ace_high: bool) -> list[Meld]:
+    """Split a lane's run-melded cards into maximal runs, low end first."""
+    if melded == 0:
+        return []
+    if mode is AceMode.ROUND_THE_CORNER:
+        if melded == LANE_MASK:
+            positions = list(range(13))
+            return [Meld(MeldKind.RUN, tuple(Card(p, suit) for p in positions), 0)]
+        gap = next(r for r in range(13) if not melded >> r & 1)
+        order = [(gap + 1 + i) % 13 for i in range(13)]
+    elif ace_high:
+        order = [*list(range(1, 13)), 0]
+    else:
+        order = list(range(13))
+    runs: list[Meld] = []
+    current: list[int] = []
+    for index, rank in enumerate([*order, -1]):
+        if rank >= 0 and melded >> rank & 1:
+            current.append(index)
+            continue
+        if current:
+            first = order[current[0]]
+            start = 13 if (ace_high and first == 0) else first
+            runs.append(Meld(MeldKind.RUN, tuple(Card(order[i], suit) for i in current), start))
+            current = []
+    return runs
+
+
+def _sets_of(removed: int) -> list[Meld]:
+    melds = []
+    a, b, c, d = _lanes(removed)
+    ranks = a | b | c | d
+    for rank in range(13):
+        if ranks >> rank & 1:
+            cards = tuple(Card(rank, s) for s, lane in enumerate((a, b, c, d)) if lane >> rank & 1)
+            melds.append(Meld(MeldKind.SET, cards, rank))
+    return melds
+
+
+def _arrangements(mask: int, rule: AceRule) -> Iterator[Arrangement]:
+    """Every arrangement the search considers, in its fixed order."""
+    tables = _lane_tables(rule)
+    for removed in _set_removals(mask):
+        rest = mask & ~removed
+        lanes = _lanes(rest)
+        for combo in itertools.product(*(tables.options[lane] for lane in lanes)):
+            melds = _sets_of(removed)
+            unmatched_mask = rest
+            for suit, option in enumerate(combo):
+                melds.extend(_runs_of_lane(option.melded, suit, rule.mode, option.ace_high))
+                unmatched_mask &= ~(option.melded << (suit * LANE_BITS))
+            unmatched = tuple(mask_to_cards(unmatched_mask))
+            yield Arrangement(
+                tuple(sorted(melds, key=_meld_order)),
+                unmatched,
+                sum(o.deadwood for o in combo),
+            )
+
+
+def _meld_order(meld: Meld) -> tuple[int, int, int]:
+    first = meld.cards[0]
+    return (0 if meld.kind is MeldKind.SET else 1, first.suit, meld.start)
+
+
+def best_arrangements(mask: int, rule: AceRule = CLASSIC_ACES) -> list[Arrangement]:
+    """Every distinct least-deadwood arrangement of a hand, in a fixed order."""
+    best: list[Arrangement] = []
+    seen: set[tuple[tuple[Card, ...], ...]] = set()
+    for arrangement in _arrangements(mask, rule):
+        if best and arrangement.deadwood > best[0].deadwood:
+            continue
+        if best and arrangement.deadwood < best[0].deadwood:
+            best, seen = [], set()
+        key = tuple(sorted(meld.cards for meld in arrangement.melds))
+        if key not in seen:
+            seen.add(key)
+            best.append(arrangement)
+    return best
+
+
+def best_melds(cards: Iterable[Card], rule: AceRule = CLASSIC_ACES) -> Arrangement:
+    """The least-deadwood arrangement of a hand of any size.
+
+    Ties are broken the same way every time: runs are preferred to sets, and
+    an ace is played low rather than high when either would do.
+    """
+    return best_arrangements(cards_to_mask(cards), rule)[0]
+
+
+def deadwood(cards: Iterable[Card], rule: AceRule = CLASSIC_ACES) -> int:
+    """Least deadwood of a hand, counting every card."""
+    return deadwood_of_mask(cards_to_mask(cards), rule)
+
+
+def analyse_discards(cards: Sequence[Card], rule: AceRule = CLASSIC_ACES) -> DiscardAnalysis:
+    """For a hand just after drawing: each discard and the deadwood it leaves.
+
+    ``best_discards`` lists every discard that reaches the least deadwood, in
+    card order.
+    """
+    mask = cards_to_mask(cards)
+    after = tuple((card, deadwood_of_mask(mask & ~card.bit, rule)) for card in sorted(cards))
+    least = min(dead for _, dead in after)
+    return DiscardAnalysis(
+        arrangement=best_melds(cards, rule),
+        after_discard=after,
+        best_discard_deadwood=least,
+        best_discards=tuple(card for card, dead in after if dead == least),
+    )
+
+
+def run_card(position: int, suit: int, mode: AceMode) -> Card | None:
+    """The card at a run position in a suit, or None where a run cannot go."""
+    if mode is AceMode.ROUND_THE_CORNER:
+        return Card(position % 13, suit)
+    if mode is AceMode.HIGH_OR_LOW and position == 13:
+        return Card(0, suit)
+    if 0 <= position <= 12:
+        return Card(position, suit)
+    return None

@@ -1,0 +1,1 @@
+"""Rulesets: load YAML, resolve ``extends:``, validate, compile, fingerprint, diff."""
