@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -146,51 +146,36 @@ class _LaneOption:
 
 @dataclass(frozen=True)
 class _LaneTables:
+    #: Least deadwood of each of the 8,192 lanes.
     deadwood: tuple[int, ...]
+    #: Highest unmatched card of the least-deadwood option (single-option modes).
+    max_unmatched: tuple[int, ...]
+    #: Cards of each lane that could stand in some run (a stretch of three).
+    runnable: tuple[int, ...]
     #: Every distinct option per lane; one except for an ace under high_or_low.
     options: tuple[tuple[_LaneOption, ...], ...]
-    values: tuple[int, ...]  # value of each rank
 
 
-def _linear_runs(bits: Sequence[bool]) -> list[bool]:
-    """Which positions lie in a maximal stretch of three or more."""
-    melded = [False] * len(bits)
-    start = 0
-    while start < len(bits):
-        if not bits[start]:
-            start += 1
-            continue
-        end = start
-        while end < len(bits) and bits[end]:
-            end += 1
-        if end - start >= 3:
-            for i in range(start, end):
-                melded[i] = True
-        start = end
-    return melded
+def _stretches(lane: int) -> int:
+    """The cards of a lane in a stretch of three or more consecutive ranks."""
+    starts = lane & lane >> 1 & lane >> 2
+    return (starts | starts << 1 | starts << 2) & lane
 
 
 def _lane_melded(lane: int, mode: AceMode) -> list[tuple[int, bool]]:
     """Candidate run-melded masks of one lane, with whether the ace plays high."""
-    bits = [bool(lane >> r & 1) for r in range(13)]
     if mode is AceMode.LOW:
-        flags = _linear_runs(bits)
-        return [(sum(1 << r for r in range(13) if flags[r]), False)]
+        return [(_stretches(lane), False)]
     if mode is AceMode.ROUND_THE_CORNER:
-        if all(bits):
-            return [(LANE_MASK, False)]
-        gap = bits.index(False)
-        order = [(gap + 1 + i) % 13 for i in range(13)]
-        flags = _linear_runs([bits[r] for r in order])
-        return [(sum(1 << r for r, f in zip(order, flags, strict=True) if f), False)]
+        # Three copies side by side: a stretch through the king and ace shows in the middle one.
+        tripled = lane | lane << 13 | lane << 26
+        return [(_stretches(tripled) >> 13 & lane, False)]
     # high_or_low: the ace stands either below the two or above the king.
-    low = _linear_runs(bits)
-    options = [(sum(1 << r for r in range(13) if low[r]), False)]
-    if bits[0]:
-        high_bits = [*bits[1:], True]
-        high = _linear_runs(high_bits)
-        melded = sum(1 << (i + 1) for i in range(12) if high[i]) | (1 if high[12] else 0)
-        options.append((melded, True))
+    options = [(_stretches(lane), False)]
+    if lane & 1:
+        shifted = lane >> 1 | 1 << 12  # two .. king, then the ace on top
+        melded = _stretches(shifted)
+        options.append(((melded << 1 & LANE_MASK) | (melded >> 12 & 1), True))
     return options
 
 
@@ -198,6 +183,8 @@ def _lane_melded(lane: int, mode: AceMode) -> list[tuple[int, bool]]:
 def _lane_tables(rule: AceRule) -> _LaneTables:
     values = tuple(rank_value(r, rule.value) for r in range(13))
     deadwood: list[int] = []
+    max_unmatched: list[int] = []
+    runnable: list[int] = []
     options: list[tuple[_LaneOption, ...]] = []
     for lane in range(1 << 13):
         found: list[_LaneOption] = []
@@ -208,22 +195,13 @@ def _lane_tables(rule: AceRule) -> _LaneTables:
                 found.append(option)
         found.sort(key=lambda o: (o.deadwood, o.ace_high))
         deadwood.append(found[0].deadwood)
+        max_unmatched.append(found[0].max_unmatched)
+        runnable.append(functools.reduce(int.__or__, (o.melded for o in found)))
         options.append(tuple(found))
-    return _LaneTables(tuple(deadwood), tuple(options), values)
+    return _LaneTables(tuple(deadwood), tuple(max_unmatched), tuple(runnable), tuple(options))
 
 
 # --- set choices -----------------------------------------------------------
-
-# For a rank held in the suits of a 4-bit pattern: which suits to take as a set.
-# "None" comes first, so among equal arrangements runs are preferred.
-_SET_CHOICES: Final = tuple(
-    (
-        (0,)
-        + ((pattern,) if bin(pattern).count("1") >= 3 else ())
-        + tuple(pattern & ~(1 << s) for s in range(4) if bin(pattern).count("1") == 4)
-    )
-    for pattern in range(16)
-)
 
 
 def _lanes(mask: int) -> tuple[int, int, int, int]:
@@ -240,8 +218,150 @@ def _set_ranks(a: int, b: int, c: int, d: int) -> int:
     return (a & b & (c | d)) | (c & d & (a | b))
 
 
+Lanes = tuple[int, int, int, int]
+
+
+def _set_choices(lanes: Lanes, ranks: int, runnable: Sequence[int]) -> list[Lanes]:
+    """The lanes left after every choice of sets worth trying among ``ranks``.
+
+    A rank whose cards could not stand in any run is always taken as a set.
+    Otherwise: take the whole set; with four, leave out any one card that
+    could go in a run; or take no set at all, unless at most one of four cards
+    could run (then leaving that one out is at least as good).
+    """
+    states = [lanes]
+    while ranks:
+        bit = ranks & -ranks
+        ranks ^= bit
+        keep = ~bit
+        held = [lane & bit != 0 for lane in lanes]
+        runs = [i for i in range(4) if runnable[lanes[i]] & bit]
+        choices: list[Lanes] = []
+        for state in states:
+            choices.append((state[0] & keep, state[1] & keep, state[2] & keep, state[3] & keep))
+            if not runs:
+                continue
+            if sum(held) == 4:
+                for spared in runs:
+                    choices.append(
+                        (
+                            state[0] if spared == 0 else state[0] & keep,
+                            state[1] if spared == 1 else state[1] & keep,
+                            state[2] if spared == 2 else state[2] & keep,
+                            state[3] if spared == 3 else state[3] & keep,
+                        )
+                    )
+            if sum(held) == 3 or len(runs) >= 2:
+                choices.append(state)
+        states = choices
+    return states
+
+
+# --- deadwood on masks (the hot path) --------------------------------------
+
+
+@dataclass(frozen=True)
+class MeldScorer:
+    """Fast deadwood functions on masks, for one ace rule (see :func:`scorer`)."""
+
+    rule: AceRule
+    #: Least deadwood of the hand in a mask, counting every card.
+    deadwood: Callable[[int], int]
+    #: Least deadwood left after discarding one card of the hand in a mask.
+    best_discard_deadwood: Callable[[int], int]
+
+
+@functools.cache
+def scorer(rule: AceRule) -> MeldScorer:
+    """The fast deadwood functions for an ace rule, built once and kept."""
+    tables = _lane_tables(rule)
+    table = tables.deadwood
+    top = tables.max_unmatched
+    runnable = tables.runnable
+    options = tables.options
+    single_option = rule.mode is not AceMode.HIGH_OR_LOW
+
+    def deadwood(mask: int) -> int:
+        a = mask & 0x1FFF
+        b = mask >> 16 & 0x1FFF
+        c = mask >> 32 & 0x1FFF
+        d = mask >> 48 & 0x1FFF
+        sets = (a & b & (c | d)) | (c & d & (a | b))
+        if sets:
+            contested = sets & (runnable[a] | runnable[b] | runnable[c] | runnable[d])
+            free = ~(sets ^ contested)
+            a &= free
+            b &= free
+            c &= free
+            d &= free
+            if contested:
+                return min(
+                    table[w] + table[x] + table[y] + table[z]
+                    for w, x, y, z in _set_choices((a, b, c, d), contested, runnable)
+                )
+        return table[a] + table[b] + table[c] + table[d]
+
+    def best_discard_deadwood(mask: int) -> int:
+        # Discarding the highest unmatched card of an arrangement leaves its
+        # deadwood less that card, and no discard does better: the answer is
+        # the least (deadwood - highest unmatched card) over arrangements.
+        a = mask & 0x1FFF
+        b = mask >> 16 & 0x1FFF
+        c = mask >> 32 & 0x1FFF
+        d = mask >> 48 & 0x1FFF
+        sets = (a & b & (c | d)) | (c & d & (a | b))
+        states: list[Lanes] = [(a, b, c, d)]
+        if sets:
+            contested = sets & (runnable[a] | runnable[b] | runnable[c] | runnable[d])
+            free = ~(sets ^ contested)
+            a &= free
+            b &= free
+            c &= free
+            d &= free
+            states = (
+                _set_choices((a, b, c, d), contested, runnable) if contested else [(a, b, c, d)]
+            )
+        if single_option and len(states) == 1:
+            best = table[a] + table[b] + table[c] + table[d] - max(top[a], top[b], top[c], top[d])
+        elif single_option:
+            best = min(
+                table[w] + table[x] + table[y] + table[z] - max(top[w], top[x], top[y], top[z])
+                for w, x, y, z in states
+            )
+        else:
+            best = min(
+                sum(o.deadwood for o in combo) - max(o.max_unmatched for o in combo)
+                for state in states
+                for combo in itertools.product(*(options[lane] for lane in state))
+            )
+        # A fully melded hand whose size is not a multiple of three has a
+        # four-card meld to discard from; otherwise every discard breaks a meld.
+        if best == 0 and mask.bit_count() % 3 == 0 and deadwood(mask) == 0:
+            return min(deadwood(mask & ~(1 << i)) for i in range(64) if mask >> i & 1)
+        return best
+
+    return MeldScorer(rule, deadwood, best_discard_deadwood)
+
+
+_CLASSIC: Final = scorer(CLASSIC_ACES)
+
+
+def deadwood_of_mask(mask: int, rule: AceRule | None = None) -> int:
+    """Least deadwood of the hand in ``mask``, counting every card."""
+    if rule is None or rule is CLASSIC_ACES:
+        return _CLASSIC.deadwood(mask)
+    return scorer(rule).deadwood(mask)
+
+
+def best_discard_deadwood_of_mask(mask: int, rule: AceRule | None = None) -> int:
+    """Least deadwood left after discarding one card of the hand in ``mask``."""
+    if rule is None or rule is CLASSIC_ACES:
+        return _CLASSIC.best_discard_deadwood(mask)
+    return scorer(rule).best_discard_deadwood(mask)
+
+
 def _set_removals(mask: int) -> Iterator[int]:
-    """Every choice of set cards in a hand, as the mask of the cards in sets."""
+    """Every choice of set cards in a hand (unpruned), as the mask of the cards in sets."""
     a, b, c, d = _lanes(mask)
     triples = _set_ranks(a, b, c, d)
     per_rank: list[list[int]] = []
@@ -249,69 +369,15 @@ def _set_removals(mask: int) -> Iterator[int]:
         low = triples & -triples
         triples ^= low
         rank = low.bit_length() - 1
-        pattern = sum(1 << s for s, lane in enumerate((a, b, c, d)) if lane & low)
-        per_rank.append(
-            [
-                sum(1 << (s * LANE_BITS + rank) for s in range(4) if choice >> s & 1)
-                for choice in _SET_CHOICES[pattern]
+        suits = [s for s, lane in enumerate((a, b, c, d)) if lane & low]
+        choices = [0, sum(1 << (s * LANE_BITS + rank) for s in suits)]
+        if len(suits) == 4:
+            choices += [
+                sum(1 << (s * LANE_BITS + rank) for s in suits if s != spared) for spared in suits
             ]
-        )
+        per_rank.append(choices)
     for combo in itertools.product(*per_rank):
         yield sum(combo)
-
-
-# --- deadwood on masks (the hot path) --------------------------------------
-
-
-def deadwood_of_mask(mask: int, rule: AceRule = CLASSIC_ACES) -> int:
-    """Least deadwood of the hand in ``mask``, counting every card."""
-    table = _lane_tables(rule).deadwood
-    a = mask & 0x1FFF
-    b = mask >> 16 & 0x1FFF
-    c = mask >> 32 & 0x1FFF
-    d = mask >> 48 & 0x1FFF
-    triples = (a & b & (c | d)) | (c & d & (a | b))
-    if not triples:
-        return table[a] + table[b] + table[c] + table[d]
-    best = table[a] + table[b] + table[c] + table[d]
-    for removed in _set_removals(mask):
-        if removed:
-            rest = mask & ~removed
-            total = (
-                table[rest & 0x1FFF]
-                + table[rest >> 16 & 0x1FFF]
-                + table[rest >> 32 & 0x1FFF]
-                + table[rest >> 48 & 0x1FFF]
-            )
-            if total < best:
-                best = total
-    return best
-
-
-def best_discard_deadwood_of_mask(mask: int, rule: AceRule = CLASSIC_ACES) -> int:
-    """Least deadwood left after discarding one card of the hand in ``mask``.
-
-    Discarding the highest unmatched card of an arrangement leaves that
-    arrangement's deadwood less that card, and no discard does better, so the
-    answer is the least ``deadwood - highest unmatched card`` over arrangements.
-    A fully melded hand whose size is not a multiple of three always has a
-    four-card meld to take a discard from; the rare other case is searched.
-    """
-    tables = _lane_tables(rule)
-    options = tables.options
-    best: int | None = None
-    for removed in _set_removals(mask):
-        rest = mask & ~removed
-        lanes = _lanes(rest)
-        for combo in itertools.product(*(options[lane] for lane in lanes)):
-            dead = sum(o.deadwood for o in combo)
-            score = dead - max(o.max_unmatched for o in combo)
-            if best is None or score < best:
-                best = score
-    assert best is not None
-    if best == 0 and mask.bit_count() % 3 == 0 and deadwood_of_mask(mask, rule) == 0:
-        return min(deadwood_of_mask(mask & ~card.bit, rule) for card in mask_to_cards(mask))
-    return best
 
 
 # --- arrangements ----------------------------------------------------------

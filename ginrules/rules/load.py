@@ -1,0 +1,270 @@
+"""Load a ruleset: read the file, follow ``extends:``, merge, validate, check.
+
+Merge rules (documented in the README): an overlay's mapping merges into its
+base's key by key; a scalar or a list replaces the base's value whole.
+``extends`` itself is never inherited. Every knob remembers which file set it
+(its :class:`Origin`), or that it is the schema's default.
+
+All problems are collected and raised together in one :class:`RulesetError`,
+best first; departures from the published rules come back as warnings on the
+:class:`Ruleset`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from ginrules import schema as ruleset_schema
+from ginrules.rules import locate
+from ginrules.rules.checks import RuleView, run_checks
+from ginrules.rules.departures import departures
+from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError, sort_diagnostics
+from ginrules.rules.validate import schema_diagnostics
+from ginrules.rules.yamlsource import SourceDocument, load_yaml_file, load_yaml_text
+
+#: Longest ``extends`` chain followed before giving up.
+MAX_CHAIN = 16
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a value was set: a file and position, or the schema default."""
+
+    file: str | None
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def is_default(self) -> bool:
+        return self.file is None
+
+    def describe(self) -> str:
+        if self.file is None:
+            return "default"
+        return f"{self.file}:{self.line}" if self.line is not None else self.file
+
+
+DEFAULT_ORIGIN = Origin(None)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A validated ruleset: every knob resolved, with where each value came from."""
+
+    #: The name it is known by: a shipped name (``classic``) or the file's stem.
+    name: str
+    #: The file name as shown in messages, e.g. ``houserules/no-layoffs.yaml``.
+    source: str
+    document: Mapping[str, Any]
+    provenance: Mapping[JsonPath, Origin]
+    #: The files merged, this one first, then its base, and so on.
+    chain: tuple[str, ...]
+    warnings: tuple[Diagnostic, ...] = ()
+    explicit: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def title(self) -> str:
+        return str(self.document["name"])
+
+    def value(self, dotted: str) -> Any:
+        section, name = dotted.split(".")
+        return self.document[section][name]
+
+    def origin(self, dotted: str) -> Origin:
+        return self.provenance.get(tuple(dotted.split(".")), DEFAULT_ORIGIN)
+
+    def view(self) -> RuleView:
+        return RuleView(self.document, self.explicit)
+
+
+@dataclass
+class _Layer:
+    """One file of an ``extends`` chain, merged over everything below it."""
+
+    data: dict[str, Any]
+    provenance: dict[JsonPath, Origin]
+    chain: list[str]
+
+
+def load_ruleset(reference: str | Path) -> Ruleset:
+    """Load a shipped ruleset by name, or a ruleset file by path."""
+    path = _resolve_or_raise(str(reference), None)
+    return _finish(_load_chain(path, ()), path)
+
+
+def load_ruleset_text(
+    text: str | bytes, name: str = "<string>", base_dir: Path | None = None
+) -> Ruleset:
+    """Load a ruleset from text (an editor, a form); ``extends`` paths resolve from ``base_dir``."""
+    source = load_yaml_text(text, name)
+    layer = _layer_from_source(source, base_dir, ())
+    return _finish(layer, Path(name))
+
+
+def _resolve_or_raise(reference: str, relative_to: Path | None) -> Path:
+    try:
+        path = locate.resolve(reference, relative_to)
+    except locate.UnknownRuleset as error:
+        raise RulesetError([Diagnostic("error", reference, str(error))]) from None
+    if not path.is_file():
+        raise RulesetError([Diagnostic("error", str(path), "no such ruleset file")])
+    return path
+
+
+def _load_chain(path: Path, seen: tuple[Path, ...]) -> _Layer:
+    source = load_yaml_file(path, locate.display_name(path))
+    return _layer_from_source(source, path.parent, (*seen, path.resolve()))
+
+
+def _layer_from_source(
+    source: SourceDocument, folder: Path | None, seen: tuple[Path, ...]
+) -> _Layer:
+    errors = schema_diagnostics(source)
+    data = source.data if isinstance(source.data, dict) else {}
+    base: _Layer | None = None
+    reference = data.get("extends")
+    if isinstance(reference, str) and not any(d.path == ("extends",) for d in errors):
+        try:
+            base = _load_base(reference, source, folder, seen)
+        except RulesetError as error:
+            errors.extend(error.diagnostics)
+    if errors:
+        raise RulesetError(errors)
+    own = _Layer(copy.deepcopy(data), {}, [source.name])
+    for path, _value in _leaves(data):
+        mark = source.mark_for(path)
+        own.provenance[path] = Origin(
+            source.name, mark.line if mark else None, mark.column if mark else None
+        )
+    own.data.pop("extends", None)
+    if base is None:
+        return own
+    merged = _Layer(
+        _merge(base.data, own.data),
+        {**_without_replaced(base.provenance, own.data), **own.provenance},
+        own.chain + base.chain,
+    )
+    return merged
+
+
+def _load_base(
+    reference: str, source: SourceDocument, folder: Path | None, seen: tuple[Path, ...]
+) -> _Layer:
+    mark = source.mark_for(("extends",))
+    line, column = (mark.line, mark.column) if mark else (None, None)
+
+    def problem(message: str) -> RulesetError:
+        return RulesetError([Diagnostic("error", source.name, message, line, column, ("extends",))])
+
+    try:
+        path = locate.resolve(reference, folder)
+    except locate.UnknownRuleset as error:
+        raise problem(str(error)) from None
+    if not path.is_file():
+        raise problem(f"extends {reference!r}, but there is no such file ({path})")
+    resolved = path.resolve()
+    if resolved in seen:
+        cycle = " -> ".join(locate.display_name(p) for p in (*seen, resolved))
+        raise problem(f"extends cycle: {cycle}")
+    if len(seen) >= MAX_CHAIN:
+        raise problem(f"extends chain is longer than {MAX_CHAIN} files")
+    return _load_chain(path, seen)
+
+
+def _leaves(data: Mapping[str, Any], prefix: JsonPath = ()) -> Iterator[tuple[JsonPath, Any]]:
+    """Every value a file sets: mappings are walked, scalars and lists are leaves."""
+    for key, value in data.items():
+        path = (*prefix, key)
+        if isinstance(value, dict):
+            yield from _leaves(value, path)
+        else:
+            yield path, value
+
+
+def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    merged = copy.deepcopy(dict(base))
+    for key, value in overlay.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def _without_replaced(
+    provenance: Mapping[JsonPath, Origin], overlay: Mapping[str, Any]
+) -> dict[JsonPath, Origin]:
+    """Drop the base's origins under values the overlay replaces whole."""
+    replaced = {path for path, _ in _leaves(overlay)}
+    return {
+        path: origin
+        for path, origin in provenance.items()
+        if not any(path[: len(r)] == r for r in replaced)
+    }
+
+
+def _finish(layer: _Layer, path: Path) -> Ruleset:
+    document = ruleset_schema.defaults()
+    document = _merge(document, layer.data)
+    # "Set" for the no-effect warnings means set by this file, not by its bases.
+    explicit = frozenset(
+        ".".join(str(p) for p in key)
+        for key, origin in layer.provenance.items()
+        if len(key) == 2 and origin.file == layer.chain[0]
+    )
+    rules = RuleView(document, explicit)
+    diagnostics: list[Diagnostic] = []
+    for finding in run_checks(rules):
+        origin = _origin_of(layer, finding.knobs[0])
+        diagnostics.append(
+            Diagnostic(
+                finding.severity,
+                origin.file or layer.chain[0],
+                finding.message,
+                origin.line,
+                origin.column,
+                tuple(finding.knobs[0].split(".")),
+                expected=finding.expected,
+            )
+        )
+    for departure in departures(rules):
+        origin = _origin_of(layer, departure.knob.dotted)
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                origin.file or layer.chain[0],
+                departure.message,
+                origin.line,
+                origin.column,
+                departure.knob.path,
+                sources=departure.sources,
+            )
+        )
+    if any(d.severity == "error" for d in diagnostics):
+        raise RulesetError(diagnostics)
+    return Ruleset(
+        name=path.stem,
+        source=layer.chain[0],
+        document=_freeze(document),
+        provenance=MappingProxyType(dict(layer.provenance)),
+        chain=tuple(layer.chain),
+        warnings=tuple(sort_diagnostics(diagnostics)),
+        explicit=explicit,
+    )
+
+
+def _origin_of(layer: _Layer, dotted: str) -> Origin:
+    return layer.provenance.get(tuple(dotted.split(".")), DEFAULT_ORIGIN)
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value

@@ -1,0 +1,211 @@
+"""The ruleset schema: the single list of every rule knob.
+
+``ruleset.schema.json`` (JSON Schema 2020-12) declares each knob once, with its
+type, default, description and the published sources for its values
+(``x-sources``), plus values a source calls wrong (``x-flagged``). Everything
+else (validation, ``explain``, ``diff``, the README's knob table, the rule
+sheets) reads the knobs from here through :data:`KNOBS`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Final
+
+SCHEMA_FILE: Final = "ruleset.schema.json"
+
+#: Top-level keys that describe a ruleset rather than change how it plays.
+METADATA_KEYS: Final = ("name", "description", "author", "notes", "extends")
+
+KnobPath = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class PublishedValue:
+    value: object
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FlaggedValue:
+    """A value some source explicitly calls wrong."""
+
+    value: object
+    source: str
+    says: str
+
+
+@dataclass(frozen=True)
+class Knob:
+    """One rule knob: ``section.name`` in a ruleset file."""
+
+    section: str
+    name: str
+    description: str
+    default: object
+    types: tuple[str, ...]
+    choices: tuple[object, ...] | None
+    minimum: float | None
+    maximum: float | None
+    published: tuple[PublishedValue, ...]
+    flagged: tuple[FlaggedValue, ...]
+
+    @property
+    def path(self) -> KnobPath:
+        return (self.section, self.name)
+
+    @property
+    def dotted(self) -> str:
+        return f"{self.section}.{self.name}"
+
+    @property
+    def label(self) -> str:
+        """A short human label: ``Gin bonus``."""
+        return self.name.replace("_", " ").capitalize()
+
+    def sources_for(self, value: object) -> tuple[str, ...]:
+        """The published sources that use this value (empty when none does)."""
+        for published in self.published:
+            if same_value(published.value, value):
+                return published.sources
+        return ()
+
+    def flag_for(self, value: object) -> FlaggedValue | None:
+        for flagged in self.flagged:
+            if same_value(flagged.value, value):
+                return flagged
+        return None
+
+    def expected(self) -> str:
+        """What a valid value looks like, in words."""
+        if self.choices is not None:
+            return "one of " + ", ".join(_show(c) for c in self.choices)
+        kind = " or ".join("a whole number" if t == "integer" else f"a {t}" for t in self.types)
+        if self.minimum is not None and self.maximum is not None:
+            return f"{kind} from {_show(self.minimum)} to {_show(self.maximum)}"
+        return kind
+
+
+def same_value(a: object, b: object) -> bool:
+    # True == 1 in Python; a boolean must never match a number.
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def show_value(value: object) -> str:
+    """A knob value as it is written in YAML."""
+    return _show(value)
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    title: str
+    description: str
+    knobs: tuple[Knob, ...]
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    code: str
+    title: str
+    seed: str | None
+
+
+@functools.cache
+def schema() -> dict[str, Any]:
+    """The JSON Schema document, parsed."""
+    text = resources.files(__package__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+def schema_version() -> int:
+    return int(schema()["x-schema-version"])
+
+
+@functools.cache
+def sections() -> tuple[Section, ...]:
+    """The knob sections, in schema order."""
+    result = []
+    for name, spec in schema()["properties"].items():
+        if spec.get("type") != "object":
+            continue
+        knobs = tuple(
+            _knob(name, knob_name, knob) for knob_name, knob in spec["properties"].items()
+        )
+        result.append(Section(name, spec["title"], spec["description"], knobs))
+    return tuple(result)
+
+
+def _knob(section: str, name: str, spec: dict[str, Any]) -> Knob:
+    types = spec.get("type", [])
+    return Knob(
+        section=section,
+        name=name,
+        description=spec["description"],
+        default=spec["default"],
+        types=tuple(types) if isinstance(types, list) else (types,),
+        choices=tuple(spec["enum"]) if "enum" in spec else None,
+        minimum=spec.get("minimum"),
+        maximum=spec.get("maximum"),
+        published=tuple(
+            PublishedValue(p["value"], tuple(p["sources"])) for p in spec.get("x-sources", [])
+        ),
+        flagged=tuple(
+            FlaggedValue(f["value"], f["source"], f["says"]) for f in spec.get("x-flagged", [])
+        ),
+    )
+
+
+@functools.cache
+def knobs() -> tuple[Knob, ...]:
+    """Every rule knob, in schema order."""
+    return tuple(knob for section in sections() for knob in section.knobs)
+
+
+def knob(dotted: str) -> Knob:
+    """Look a knob up by ``section.name``."""
+    for candidate in knobs():
+        if candidate.dotted == dotted:
+            return candidate
+    raise KeyError(dotted)
+
+
+@functools.cache
+def source_catalog() -> dict[str, SourceInfo]:
+    return {
+        code: SourceInfo(code, info["title"], info.get("seed"))
+        for code, info in schema()["x-source-catalog"].items()
+    }
+
+
+def fixed_rules() -> list[tuple[str, tuple[str, ...]]]:
+    """Rules every source agrees on, which no ruleset can change."""
+    return [(rule["rule"], tuple(rule["sources"])) for rule in schema()["x-fixed-rules"]]
+
+
+def defaults() -> dict[str, Any]:
+    """A full document of default values (metadata and every knob)."""
+    document: dict[str, Any] = {
+        key: spec["default"]
+        for key, spec in schema()["properties"].items()
+        if spec.get("type") != "object" and key != "extends"
+    }
+    for section in sections():
+        document[section.name] = {knob.name: knob.default for knob in section.knobs}
+    return document
