@@ -13,6 +13,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from ginrules import schema as ruleset_schema
 from ginrules.cards import Card, CardError, parse_cards
 from ginrules.melds import analyse_discards, best_melds
 from ginrules.rules import locate
@@ -33,6 +34,7 @@ examples:
   ginrules compile oklahoma
   ginrules diff classic traditional-20-10
   ginrules explain online-casino
+  ginrules knobs
   ginrules deadwood 7C 7S 7H 8H 9H 2D 3D 4D KS QS
   ginrules deadwood --json "AS 2S 3S 9H 9D 9C KD KS 4C 5C 6H"
   echo '{"hand": ["AS","2S","3S","9H","9D","9C","KD","KS","4C","5C","6H"]}' \
@@ -263,6 +265,42 @@ def cmd_diff(args: argparse.Namespace, output: _Output) -> int:
     return EXIT_OK
 
 
+# --- knobs -------------------------------------------------------------------
+
+
+def knob_table_markdown() -> str:
+    """The README's knob table, generated from the schema."""
+    lines = [
+        "| knob | default | values | what it means | published values |",
+        "|---|---|---|---|---|",
+    ]
+    for knob in ruleset_schema.knobs():
+        published = "; ".join(
+            f"{ruleset_schema.show_value(p.value)}: {', '.join(p.sources)}" for p in knob.published
+        )
+        description = knob.description.replace("|", "\\|")
+        lines.append(
+            f"| `{knob.dotted}` | `{ruleset_schema.show_value(knob.default)}` | {knob.expected()}"
+            f" | {description} | {published or '-'} |"
+        )
+    return "\n".join(lines)
+
+
+def cmd_knobs(args: argparse.Namespace, output: _Output) -> int:
+    if args.markdown:
+        output.line(knob_table_markdown())
+        return EXIT_OK
+    for section in ruleset_schema.sections():
+        output.line(f"[{section.name}] {section.title}: {section.description}")
+        for knob in section.knobs:
+            default = ruleset_schema.show_value(knob.default)
+            output.line(f"  {knob.name} (default {default}; {knob.expected()})")
+            for text in textwrap.wrap(knob.description, 76):
+                output.line(f"      {text}")
+        output.line()
+    return EXIT_OK
+
+
 # --- deadwood ----------------------------------------------------------------
 
 
@@ -416,6 +454,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub.add_argument("ruleset", metavar="NAME_OR_PATH")
     sub.add_argument("--json", action="store_true", help="print JSON")
+
+    sub = add(
+        "knobs", cmd_knobs, "every rule knob the schema declares", "ginrules knobs --markdown"
+    )
+    sub.add_argument("--markdown", action="store_true", help="the README's Markdown table")
 
     sub = add(
         "deadwood",

@@ -295,10 +295,31 @@ def scorer(rule: AceRule) -> MeldScorer:
             c &= free
             d &= free
             if contested:
-                return min(
-                    table[w] + table[x] + table[y] + table[z]
-                    for w, x, y, z in _set_choices((a, b, c, d), contested, runnable)
-                )
+                if contested & (contested - 1):
+                    return min(
+                        table[w] + table[x] + table[y] + table[z]
+                        for w, x, y, z in _set_choices((a, b, c, d), contested, runnable)
+                    )
+                # One contested rank, by far the commonest case: inline its
+                # choices (whole set, no set, or a set of three sparing a card
+                # that can run), in the same order as _set_choices.
+                keep = ~contested
+                ta, tb, tc, td = table[a], table[b], table[c], table[d]
+                sa, sb, sc, sd = table[a & keep], table[b & keep], table[c & keep], table[d & keep]
+                best = sa + sb + sc + sd
+                none = ta + tb + tc + td
+                if none < best:
+                    best = none
+                if a & b & c & d & contested:
+                    if runnable[a] & contested and ta + sb + sc + sd < best:
+                        best = ta + sb + sc + sd
+                    if runnable[b] & contested and sa + tb + sc + sd < best:
+                        best = sa + tb + sc + sd
+                    if runnable[c] & contested and sa + sb + tc + sd < best:
+                        best = sa + sb + tc + sd
+                    if runnable[d] & contested and sa + sb + sc + td < best:
+                        best = sa + sb + sc + td
+                return best
         return table[a] + table[b] + table[c] + table[d]
 
     def best_discard_deadwood(mask: int) -> int:
