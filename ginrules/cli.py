@@ -343,9 +343,14 @@ def cmd_deadwood(args: argparse.Namespace, output: _Output) -> int:
     config = compile_ruleset(ruleset)
     default_limit = config.knock_limit if args.knock_limit is None else args.knock_limit
     if args.jsonl:
-        return _deadwood_batch(
-            sys.stdin if args.input is None else args.input, config, default_limit, output
-        )
+        if args.input is None:
+            return _deadwood_batch(sys.stdin, "<stdin>", config, default_limit, output)
+        try:
+            with open(args.input, encoding="utf-8") as stream:
+                return _deadwood_batch(stream, args.input, config, default_limit, output)
+        except (OSError, UnicodeDecodeError) as error:
+            output.problem(f"{args.input}: error: cannot read: {error}")
+            return EXIT_INVALID
     try:
         cards = _read_hand(" ".join(args.cards), config)
     except CardError as error:
@@ -370,7 +375,7 @@ def cmd_deadwood(args: argparse.Namespace, output: _Output) -> int:
 
 
 def _deadwood_batch(
-    stream: TextIO, config: EngineConfig, default_limit: int, output: _Output
+    stream: TextIO, name: str, config: EngineConfig, default_limit: int, output: _Output
 ) -> int:
     status = EXIT_OK
     for number, raw in enumerate(stream, start=1):
@@ -385,7 +390,7 @@ def _deadwood_batch(
             result = _hand_report(cards, config, limit)
         except (json.JSONDecodeError, CardError) as error:
             message = f"line {number}: {error}"
-            output.problem(f"<stdin>:{number}: error: {error}")
+            output.problem(f"{name}:{number}: error: {error}")
             result = {"error": message, "line": number}
             status = EXIT_INVALID
         print(json.dumps(result, separators=(",", ":")), file=output.out)
@@ -475,9 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help='batch: read {"hand": [...], "knock_limit": 10} lines from standard input',
     )
-    sub.add_argument(
-        "--input", type=argparse.FileType("r", encoding="utf-8"), help=argparse.SUPPRESS
-    )
+    sub.add_argument("--input", metavar="FILE", help="with --jsonl: read this file, not stdin")
     return parser
 
 

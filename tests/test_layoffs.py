@@ -32,7 +32,7 @@ def showdowns(draw: st.DrawFn) -> tuple[list[Card], list[Card], AceRule]:
     return knocker, defender, rule
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(showdowns())
 def test_defender_lay_offs_match_brute_force(
     showdown: tuple[list[Card], list[Card], AceRule],

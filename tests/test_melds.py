@@ -64,7 +64,7 @@ def hands(size: int) -> st.SearchStrategy[list[Card]]:
     return st.one_of(random_hands(size), meld_rich_hands(size))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands(10), ace_rules)
 def test_ten_card_deadwood_matches_brute_force(hand: list[Card], rule: AceRule) -> None:
     expected = brute_force.min_deadwood(hand, rule.mode.value, rule.value)
@@ -74,7 +74,7 @@ def test_ten_card_deadwood_matches_brute_force(hand: list[Card], rule: AceRule) 
     _assert_valid_arrangement(hand, arrangement.melds, arrangement.unmatched, rule)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands(11), ace_rules)
 def test_eleven_card_best_discard_matches_brute_force(hand: list[Card], rule: AceRule) -> None:
     mode = rule.mode.value

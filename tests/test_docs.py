@@ -1,0 +1,60 @@
+"""The README and `explain` cover every knob the schema declares (Datasette's test_docs idea)."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+from ginrules import schema as ruleset_schema
+from ginrules.cli import knob_table_markdown, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _readme_table() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- knob-table:start -->\n(.*?)\n<!-- knob-table:end -->", text, re.S)
+    assert match, "README.md lost its knob-table markers"
+    return match.group(1)
+
+
+def test_readme_knob_table_is_generated_from_the_schema() -> None:
+    assert _readme_table() == knob_table_markdown(), (
+        "README knob table is stale: paste the output of `ginrules knobs --markdown`"
+    )
+
+
+def test_every_knob_is_a_row_of_the_readme_table() -> None:
+    rows = {line.split("|")[1].strip().strip("`") for line in _readme_table().splitlines()[2:]}
+    assert rows == {knob.dotted for knob in ruleset_schema.knobs()}
+
+
+def test_every_knob_is_explained() -> None:
+    out = io.StringIO()
+    assert main(["explain", "classic", "--json"], out=out) == 0
+    explained = {item["knob"] for item in json.loads(out.getvalue())["knobs"]}
+    assert explained == {knob.dotted for knob in ruleset_schema.knobs()}
+    text = io.StringIO()
+    assert main(["explain", "classic"], out=text) == 0
+    for knob in ruleset_schema.knobs():
+        assert f"  {knob.name} = " in text.getvalue(), knob.dotted
+
+
+def test_every_knob_has_description_default_and_sources() -> None:
+    for knob in ruleset_schema.knobs():
+        assert knob.description.strip(), knob.dotted
+        spec = ruleset_schema.schema()["properties"][knob.section]["properties"][knob.name]
+        assert "default" in spec, knob.dotted
+        for published in knob.published:
+            assert published.sources, knob.dotted
+            for code in published.sources:
+                assert code in ruleset_schema.source_catalog(), (knob.dotted, code)
+
+
+def test_every_section_forbids_unknown_keys() -> None:
+    document = ruleset_schema.schema()
+    assert document["additionalProperties"] is False
+    for section in ruleset_schema.sections():
+        assert document["properties"][section.name]["additionalProperties"] is False
