@@ -225,7 +225,7 @@ def cmd_explain(args: argparse.Namespace, output: _Output) -> int:
         for note in ruleset.document["notes"]:
             output.line(f"  - {note}")
     if ruleset.warnings:
-        output.line("\nDepartures from the published rules:")
+        output.line("\nWarnings (departures from the published rules, settings without effect):")
         for warning in ruleset.warnings:
             output.line(f"  - {warning.format()}")
     return EXIT_OK

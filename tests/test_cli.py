@@ -107,7 +107,7 @@ def test_explain_names_where_each_value_came_from() -> None:
     assert "knock_limit = 0    (houserules/straight-gin.yaml:" in out
     assert "gin_bonus = 25    (rulesets/classic.yaml:" in out
     assert "stake_per_point = 0    (default)" in out
-    assert "Departures from the published rules:" in out
+    assert "Warnings (departures from the published rules" in out
 
 
 def test_knobs_lists_every_section() -> None:

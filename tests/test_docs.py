@@ -58,3 +58,16 @@ def test_every_section_forbids_unknown_keys() -> None:
     assert document["additionalProperties"] is False
     for section in ruleset_schema.sections():
         assert document["properties"][section.name]["additionalProperties"] is False
+
+
+def test_every_yaml_file_points_editors_at_the_schema() -> None:
+    files = sorted((ROOT / "rulesets").glob("*.yaml")) + sorted(
+        (ROOT / "houserules").glob("*.yaml")
+    )
+    assert len(files) >= 12
+    schema_file = ROOT / "ginrules" / "schema" / "ruleset.schema.json"
+    for path in files:
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        prefix = "# yaml-language-server: $schema="
+        assert first.startswith(prefix), path.name
+        assert (path.parent / first.removeprefix(prefix)).resolve() == schema_file.resolve()

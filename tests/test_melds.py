@@ -184,3 +184,23 @@ def test_fully_melded_nine_cards_cannot_discard_for_free() -> None:
         hand, "low"
     )
     assert best_discard_deadwood_of_mask(cards_to_mask(hand)) > 0
+
+
+@pytest.mark.parametrize(
+    ("hand", "best_after_discard"),
+    [
+        # 11-card hands that open_spiel 2.0.2's one-call min_deadwood gets wrong
+        # by a point (it keeps the first of several tied meld groups): found by
+        # bench/bench_melds.py and checked against the brute-force reference.
+        ("8D TD 5H 6H 7H 8H 9H TH 8S 9S TS", 8),
+        ("7C 8C 3D 4D 8D 7H 8H 6S 7S 8S 9S", 13),
+        ("5C 6C 7C TC 5D 5H 6H 7H TH 7S TS", 5),
+        ("7C 5D 8D 5H 6H 7H 8H 5S 6S 7S 8S", 5),
+        ("2C 9C AD 2D AH 2H 3H 9H AS 2S 9S", 0),
+    ],
+)
+def test_eleven_card_hands_other_engines_get_wrong(hand: str, best_after_discard: int) -> None:
+    cards = parse_cards(hand)
+    assert brute_force.best_after_discard(cards, "low") == best_after_discard
+    assert best_discard_deadwood_of_mask(cards_to_mask(cards)) == best_after_discard
+    assert analyse_discards(cards).best_discard_deadwood == best_after_discard

@@ -1,0 +1,5 @@
+"""`python -m ginrules` runs the ginrules command."""
+
+from ginrules.cli import main
+
+raise SystemExit(main())
