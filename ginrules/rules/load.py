@@ -220,7 +220,11 @@ def _finish(layer: _Layer, path: Path) -> Ruleset:
     rules = RuleView(document, explicit)
     diagnostics: list[Diagnostic] = []
     for finding in run_checks(rules):
-        origin = _origin_of(layer, finding.knobs[0])
+        # Point at the first knob involved that some file set (a default has no line).
+        knob = next(
+            (k for k in finding.knobs if not _origin_of(layer, k).is_default), finding.knobs[0]
+        )
+        origin = _origin_of(layer, knob)
         diagnostics.append(
             Diagnostic(
                 finding.severity,
@@ -228,7 +232,7 @@ def _finish(layer: _Layer, path: Path) -> Ruleset:
                 finding.message,
                 origin.line,
                 origin.column,
-                tuple(finding.knobs[0].split(".")),
+                tuple(knob.split(".")),
                 expected=finding.expected,
             )
         )

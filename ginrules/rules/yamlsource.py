@@ -42,7 +42,7 @@ from yaml.reader import Reader
 from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError
 
 #: Larger files are refused before they are read in full.
-MAX_FILE_BYTES = 256 * 1024
+MAX_FILE_BYTES = 64 * 1024
 #: Mappings and lists may nest this deep (the top-level mapping is level 1).
 MAX_DEPTH = 32
 
