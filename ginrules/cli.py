@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import textwrap
+from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
@@ -95,7 +96,7 @@ def cmd_list(args: argparse.Namespace, output: _Output) -> int:
                 "name": entry.name,
                 "kind": entry.kind,
                 "title": ruleset.title,
-                "extends": ruleset.chain[1] if len(ruleset.chain) > 1 else None,
+                "extends": Path(ruleset.chain[1]).stem if len(ruleset.chain) > 1 else None,
                 "fingerprint": config.fingerprint,
                 "file": entry.display,
                 "warnings": len(ruleset.warnings),
