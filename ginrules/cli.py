@@ -10,8 +10,8 @@ import argparse
 import json
 import sys
 import textwrap
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from ginrules import schema as ruleset_schema
