@@ -129,7 +129,7 @@ def test_bom_and_crlf_do_not_shift_marks() -> None:
 
 def test_scalars_resolve_as_yaml_1_1_except_dates() -> None:
     text = (
-        "yes_: yes\nno_: off\nnull_: ~\nint_: 0x1F\nfloat_: 1.5e+3\ninf_: .inf\n"
+        "yes_: yes\nno_: off\nnull_: ~\nint_: 0x1F\nfloat_: 1.5e+3\n"
         "date: 2024-01-31\nquoted: '25'\n'on': true\n"
     )
     assert load_yaml_text(text, "<string>").data == {
@@ -138,11 +138,17 @@ def test_scalars_resolve_as_yaml_1_1_except_dates() -> None:
         "null_": None,
         "int_": 31,
         "float_": 1500.0,
-        "inf_": float("inf"),
         "date": "2024-01-31",
         "quoted": "25",
         "on": True,
     }
+
+
+@pytest.mark.parametrize("text", [".inf", "-.inf", ".nan", ".NaN", "!!float .inf"])
+def test_non_finite_numbers_are_refused(text: str) -> None:
+    error = first_error(f"stake: {text}\n")
+    assert (error.line, error.column, error.path) == (1, 8, ("stake",))
+    assert "is not a finite number" in error.message
 
 
 def test_nesting_up_to_max_depth_is_fine() -> None:
@@ -331,7 +337,7 @@ plain_scalars = (
     st.none()
     | st.booleans()
     | st.integers(min_value=-(2**63), max_value=2**63)
-    | st.floats(allow_nan=False)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=20)
 )
 plain_values = st.recursive(

@@ -41,11 +41,14 @@ class RuleView:
         """Did some file set this knob (rather than leaving the default)?"""
         return dotted in self._explicit
 
-    def target(self) -> int:
-        """The points that win: the team target in a partnership game."""
+    def target_knob(self) -> str:
+        """The knob that holds the points that win: the team target in a partnership game."""
         if self["format.type"] == "partnership" and self["format.team_target"] is not None:
-            return int(self["format.team_target"])
-        return int(self["game_scoring.target"])
+            return "format.team_target"
+        return "game_scoring.target"
+
+    def target(self) -> int:
+        return int(self[self.target_knob()])
 
 
 Check = Callable[[RuleView], Iterator[Finding]]
@@ -146,12 +149,14 @@ def players_fit_the_format(rules: RuleView) -> Iterator[Finding]:
 
 def bonuses_stay_below_the_target(rules: RuleView) -> Iterator[Finding]:
     target = rules.target()
+    target_knob = rules.target_knob()
     for knob in ("hand_scoring.gin_bonus", "hand_scoring.undercut_bonus", "game_scoring.box_bonus"):
         if rules[knob] >= target:
             yield _error(
                 f"{knob} ({rules[knob]}) is not below the game target ({target}):"
                 " one hand would decide the game",
                 knob,
+                target_knob,
                 expected=f"less than {target}",
             )
     if rules["big_gin.enabled"]:
@@ -162,6 +167,7 @@ def bonuses_stay_below_the_target(rules: RuleView) -> Iterator[Finding]:
             yield _error(
                 f"the big-gin bonus ({bonus}) is not below the game target ({target})",
                 "big_gin.bonus",
+                target_knob,
                 expected=f"less than {target}",
             )
 

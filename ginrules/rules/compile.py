@@ -4,7 +4,10 @@
 every knob resolved to a typed value (Oklahoma's limit as a rule of the upcard,
 the big-gin bonus as a number), with a canonical JSON form and a fingerprint.
 The fingerprint hashes the canonical form only, so it is the same whatever the
-YAML formatting, key order, names or ``extends`` chain, and changes with any knob.
+YAML formatting, key order, names or ``extends`` chain, and changes with any knob
+that takes effect. A knob that does nothing under the rest of the rules (the
+big-gin bonus when big gin is off, the shutout bonus when shutouts double the
+margin) resolves to None, so it cannot make two identical games look different.
 """
 
 from __future__ import annotations
@@ -109,12 +112,14 @@ class EngineConfig:
     box_bonus: int
     box_timing: BoxTiming
     shutout: Shutout
-    shutout_game_bonus: int
+    #: The game bonus after a shutout, or None unless ``shutout`` is ``game_bonus``.
+    shutout_game_bonus: int | None
     stake_per_point: float
     format: FormatType
     players: int
     games: int
-    partnership_deck: PartnershipDeck
+    #: Partnership only (None otherwise): a deck per pairing, or one shared deck.
+    partnership_deck: PartnershipDeck | None
 
     def knock_limit_for(self, upcard: Card | None) -> int:
         """Most deadwood a player may knock with this hand, given the first upcard."""
@@ -193,12 +198,16 @@ def compile_ruleset(ruleset: Ruleset) -> EngineConfig:
         box_bonus=int(rules["game_scoring.box_bonus"]),
         box_timing=BoxTiming(rules["game_scoring.box_timing"]),
         shutout=Shutout(rules["game_scoring.shutout"]),
-        shutout_game_bonus=int(rules["game_scoring.shutout_game_bonus"]),
+        shutout_game_bonus=int(rules["game_scoring.shutout_game_bonus"])
+        if rules["game_scoring.shutout"] == Shutout.GAME_BONUS
+        else None,
         stake_per_point=float(rules["game_scoring.stake_per_point"]),
         format=FormatType(rules["format.type"]),
         players=int(rules["format.players"]),
         games=int(rules["format.games"]),
-        partnership_deck=PartnershipDeck(rules["format.partnership_deck"]),
+        partnership_deck=PartnershipDeck(rules["format.partnership_deck"])
+        if rules["format.type"] == FormatType.PARTNERSHIP
+        else None,
     )
 
 

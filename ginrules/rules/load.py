@@ -220,10 +220,7 @@ def _finish(layer: _Layer, path: Path) -> Ruleset:
     rules = RuleView(document, explicit)
     diagnostics: list[Diagnostic] = []
     for finding in run_checks(rules):
-        # Point at the first knob involved that some file set (a default has no line).
-        knob = next(
-            (k for k in finding.knobs if not _origin_of(layer, k).is_default), finding.knobs[0]
-        )
+        knob = _blamed_knob(layer, finding.knobs)
         origin = _origin_of(layer, knob)
         diagnostics.append(
             Diagnostic(
@@ -260,6 +257,20 @@ def _finish(layer: _Layer, path: Path) -> Ruleset:
         warnings=tuple(sort_diagnostics(diagnostics)),
         explicit=explicit,
     )
+
+
+def _blamed_knob(layer: _Layer, knobs: tuple[str, ...]) -> str:
+    """The knob a cross-field problem points at: the one set nearest the top file.
+
+    A person editing an overlay should see their own line, not a base file's;
+    a default has no line, so it is blamed only when no file set any knob involved.
+    """
+
+    def depth(knob: str) -> int:
+        origin = _origin_of(layer, knob)
+        return layer.chain.index(origin.file) if origin.file in layer.chain else len(layer.chain)
+
+    return min(knobs, key=depth)
 
 
 def _origin_of(layer: _Layer, dotted: str) -> Origin:

@@ -1,7 +1,7 @@
 """Check one ruleset file against the schema, in words a person can act on.
 
-jsonschema finds every error (``iter_errors``) and ranks them (its
-``relevance`` key, the one ``best_match`` uses); this module turns each into a
+jsonschema finds every error (``iter_errors``); they are ranked shallow
+first (a wrong section before a wrong knob), then by line; this module turns each into a
 :class:`Diagnostic` at the right line, says what was expected, and suggests
 the key that was probably meant ("did you mean 'gin_bonus'?", or the section
 it belongs in).
@@ -15,11 +15,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, relevance
+from jsonschema.exceptions import ValidationError
 
 from ginrules import schema as ruleset_schema
 from ginrules.rules.diagnostics import Diagnostic, JsonPath
-from ginrules.rules.yamlsource import SourceDocument
+from ginrules.rules.yamlsource import MAX_ERRORS, SourceDocument
 
 
 @functools.cache
@@ -29,10 +29,13 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 def schema_diagnostics(source: SourceDocument) -> list[Diagnostic]:
     """Every schema error in one file, best first."""
-    errors = sorted(_validator().iter_errors(source.data), key=relevance)
     diagnostics: list[Diagnostic] = []
-    for rank, error in enumerate(errors):
-        diagnostics.extend(_describe(error, source, rank))
+    for error in _validator().iter_errors(source.data):
+        # Shallow problems (an unknown section) outrank deep ones; ties go by line.
+        diagnostics.extend(_describe(error, source, len(error.absolute_path)))
+        if len(diagnostics) > MAX_ERRORS:
+            note = f"stopped after {MAX_ERRORS} errors"
+            return [*diagnostics[:MAX_ERRORS], Diagnostic("error", source.name, note, rank=99)]
     return diagnostics
 
 

@@ -18,6 +18,7 @@ except that dates and times stay as text.
 from __future__ import annotations
 
 import codecs
+import math
 import pathlib
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -50,7 +51,7 @@ MAX_DEPTH = 32
 # YAML 1.1's sexagesimal ints (1:2:3:...) and huge literals from costing time.
 _MAX_NUMBER_CHARS = 100
 # Past this many, more errors only bury the first ones.
-_MAX_ERRORS = 100
+MAX_ERRORS = 100
 
 _YAML_TAG = "tag:yaml.org,2002:"
 _NULL, _BOOL, _INT, _FLOAT = (_YAML_TAG + t for t in ("null", "bool", "int", "float"))
@@ -288,8 +289,8 @@ class _Report:
 
     def error(self, mark: Mark | None, message: str, path: JsonPath = ()) -> None:
         self.diagnostics.append(self._diagnostic(mark, message, path))
-        if len(self.diagnostics) >= _MAX_ERRORS:
-            note = Diagnostic("error", self.name, f"stopped after {_MAX_ERRORS} errors", rank=1)
+        if len(self.diagnostics) >= MAX_ERRORS:
+            note = Diagnostic("error", self.name, f"stopped after {MAX_ERRORS} errors", rank=1)
             raise RulesetError([*self.diagnostics, note])
 
     def stop(self, mark: Mark | None, message: str, path: JsonPath = ()) -> RulesetError:
@@ -468,13 +469,20 @@ class _Builder:
             )
             return _INVALID
         try:
-            return construct(node)
+            value = construct(node)
         except (ValueError, KeyError, IndexError, ArithmeticError):
             # Only reachable through an explicit tag such as `!!int abc`.
             self.report.error(
                 _mark(node), f"{node.value!r} is not a valid {_show_tag(node.tag)}", path
             )
             return _INVALID
+        if isinstance(value, float) and not math.isfinite(value):
+            # .nan and .inf pass range checks (NaN compares false) and are not JSON.
+            self.report.error(
+                _mark(node), f"{node.value!r} is not a finite number; write a plain number", path
+            )
+            return _INVALID
+        return value
 
     def _unsupported_tag(self, node: Node, path: JsonPath) -> None:
         self.report.error(
