@@ -957,6 +957,7 @@ def test_hand_size_check_guards_the_deck_beyond_the_schema_limits() -> None:
     document = knob_schema.defaults()
     document["format"].update(type="partnership", players=4, partnership_deck="shared")
     document["cards"]["hand_size"] = 12
+    document["stock_end"]["cards_left"] = 3
     [finding] = hand_size_fits_the_deck(RuleView(document, frozenset()))
     assert finding.severity == "error"
     assert "4 hands of 12 cards leave a stock of 3" in finding.message
