@@ -18,7 +18,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from ginrules import schema as ruleset_schema
-from ginrules.rules.diagnostics import Diagnostic, JsonPath
+from ginrules.rules.diagnostics import Diagnostic, JsonPath, format_json_path
 from ginrules.rules.yamlsource import MAX_ERRORS, SourceDocument
 
 
@@ -85,7 +85,8 @@ def _section_name(path: JsonPath) -> str:
 
 
 def _field(path: JsonPath) -> str:
-    return _section_name(path) if path else "the file"
+    """``hand_scoring.gin_bonus``, ``notes[0]``: the JSON path without its ``$.``."""
+    return format_json_path(path).removeprefix("$.") if path else "the file"
 
 
 def _show(value: object) -> str:
