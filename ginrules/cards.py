@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 RANKS: Final = "A23456789TJQK"
@@ -67,15 +67,13 @@ class Card:
 
     rank: int
     suit: int
+    #: This card's bit in a hand mask (kept, not computed: the engine reads it constantly).
+    bit: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (0 <= self.rank < 13 and 0 <= self.suit < 4):
             raise CardError(f"no such card: rank {self.rank}, suit {self.suit}")
-
-    @property
-    def bit(self) -> int:
-        """This card's bit in a hand mask."""
-        return 1 << (self.suit * LANE_BITS + self.rank)
+        object.__setattr__(self, "bit", 1 << (self.suit * LANE_BITS + self.rank))
 
     @property
     def index(self) -> int:

@@ -168,3 +168,45 @@ def best_defense(
     laid = best[2]
     rest = mask_to_cards(hand_mask & ~cards_to_mask(layoff.card for layoff in laid))
     return Defense(best_melds(rest, rule), laid)
+
+
+class LayoffError(ValueError):
+    """A lay-off that the rules do not allow; the message names the card."""
+
+
+def lay_off(
+    knocker_melds: Sequence[Meld], layoffs: Iterable[Layoff], rule: AceRule = CLASSIC_ACES
+) -> tuple[Meld, ...]:
+    """Apply lay-offs one by one, in order, and return the knocker's grown melds.
+
+    A card may go on a three-card set as its fourth card, or at either end of
+    a run, including next to a card laid off just before. Raises
+    :class:`LayoffError` for any other card.
+    """
+    melds = list(knocker_melds)
+    for layoff in layoffs:
+        if not 0 <= layoff.meld_index < len(melds):
+            raise LayoffError(
+                f"{layoff.card}: there is no meld {layoff.meld_index + 1}"
+                f" (the knocker shows {len(melds)})"
+            )
+        meld = melds[layoff.meld_index]
+        if meld.kind is MeldKind.SET:
+            if len(meld.cards) < 4 and layoff.card.rank == meld.cards[0].rank:
+                melds[layoff.meld_index] = Meld(MeldKind.SET, (*meld.cards, layoff.card))
+                continue
+        else:
+            below = _extension(meld, rule, -1)
+            above = _extension(meld, rule, 1)
+            if below and below[0] == layoff.card:
+                melds[layoff.meld_index] = Meld(
+                    MeldKind.RUN, (layoff.card, *meld.cards), meld.start - 1
+                )
+                continue
+            if above and above[0] == layoff.card:
+                melds[layoff.meld_index] = Meld(
+                    MeldKind.RUN, (*meld.cards, layoff.card), meld.start
+                )
+                continue
+        raise LayoffError(f"{layoff.card} does not fit on {meld}")
+    return tuple(melds)

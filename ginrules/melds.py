@@ -524,3 +524,40 @@ def run_card(position: int, suit: int, mode: AceMode) -> Card | None:
     if 0 <= position <= 12:
         return Card(position, suit)
     return None
+
+
+class MeldError(ValueError):
+    """Cards that do not make a meld; the message says why."""
+
+
+def make_meld(cards: Iterable[Card], rule: AceRule = CLASSIC_ACES) -> Meld:
+    """Read a meld a person chose: a set of three or four, or a run under ``rule``.
+
+    Raises :class:`MeldError` saying why the cards are not a meld.
+    """
+    chosen = sorted(set(cards), key=lambda c: (c.suit, c.rank))
+    text = " ".join(str(c) for c in chosen)
+    if len(chosen) < 3:
+        raise MeldError(f"{text or 'no cards'}: a meld needs at least three cards")
+    if len({c.rank for c in chosen}) == 1:
+        if len(chosen) > 4:
+            raise MeldError(f"{text}: a set has at most four cards")
+        return Meld(MeldKind.SET, tuple(chosen))
+    if len({c.suit for c in chosen}) != 1:
+        raise MeldError(f"{text}: neither a set (one rank) nor a run (one suit)")
+    suit = chosen[0].suit
+    ranks = {c.rank for c in chosen}
+    length = len(chosen)
+    starts = range(13) if rule.mode is AceMode.ROUND_THE_CORNER else range(14 - length + 1)
+    for start in starts:
+        run = [run_card(start + step, suit, rule.mode) for step in range(length)]
+        if None not in run and {c.rank for c in run if c is not None} == ranks:
+            if start + length > 13 and rule.mode is AceMode.LOW:
+                continue
+            return Meld(MeldKind.RUN, tuple(c for c in run if c is not None), start)
+    why = {
+        AceMode.LOW: " (aces are low here: Q-K-A is not a run)",
+        AceMode.HIGH_OR_LOW: " (a run may not turn the corner: K-A-2 is not a run)",
+        AceMode.ROUND_THE_CORNER: "",
+    }[rule.mode]
+    raise MeldError(f"{text}: not a run of consecutive cards{why}")

@@ -1,0 +1,1 @@
+"""The engine: hands, games and matches under any compiled configuration, and bots."""

@@ -1,0 +1,614 @@
+"""One hand of gin, as a state machine under a compiled configuration.
+
+A :class:`Hand` is made from an :class:`EngineConfig`, a dealer and a deck
+order (from a seed, or laid out by a test). The player to move asks for
+:meth:`Hand.legal_actions` and calls :meth:`Hand.apply`; an illegal action
+raises :class:`IllegalAction` and leaves the hand exactly as it was. Every
+rule comes from the configuration: the hand never asks which variant it is.
+
+Seats are 0 and 1. The deck is dealt from its first card: one card at a time,
+non-dealer first, then the upcard (or the non-dealer's eleventh card), then
+the stock in order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from ginrules.cards import DECK, Card, cards_to_mask, mask_to_cards, sort_for_display
+from ginrules.engine.actions import (
+    BIG_GIN,
+    DEFEND_BEST,
+    DRAW_STOCK,
+    PASS,
+    TAKE,
+    Act,
+    Action,
+    discard,
+    knock,
+)
+from ginrules.engine.scoring import DEAD_SCORE, HandScore, Showdown, score_hand
+from ginrules.layoffs import Defense, LayoffError, best_defense, knocker_arrangement, lay_off
+from ginrules.melds import Arrangement, Meld, MeldError, best_melds, make_meld, scorer
+from ginrules.rules.compile import EngineConfig, FirstTurn
+
+
+class Phase(StrEnum):
+    """Whose decision the hand waits for, and of what kind."""
+
+    #: First turn: take the upcard or pass (non-dealer, then dealer).
+    OFFER = "offer"
+    #: Draw from the stock or take the discard.
+    DRAW = "draw"
+    #: Discard, knock, or lay down big gin.
+    DISCARD = "discard"
+    #: End of the stock: take the last discard to knock or go gin, or pass.
+    LAST_CHANCE = "last_chance"
+    #: The defender lays off and spreads after a knock.
+    LAYOFF = "layoff"
+    #: The hand is over.
+    OVER = "over"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the hand is unchanged."""
+
+
+class Hand:
+    """The state of one hand. Mutable; copy with :meth:`copy`."""
+
+    __slots__ = (
+        "_best_discard",
+        "_deadwood",
+        "_dearest",
+        "_knock",
+        "config",
+        "dead",
+        "dealer",
+        "deck",
+        "discarded",
+        "hands",
+        "history",
+        "knock_limit",
+        "must_knock",
+        "offers",
+        "phase",
+        "pile",
+        "seed",
+        "showdown",
+        "stock",
+        "stock_only",
+        "taken",
+        "to_move",
+        "took",
+        "turns",
+        "upcard",
+    )
+
+    def __init__(
+        self,
+        config: EngineConfig,
+        dealer: int,
+        deck: Sequence[Card],
+        *,
+        seed: int | None = None,
+        check_deck: bool = True,
+    ) -> None:
+        if check_deck and (len(deck) != len(DECK) or cards_to_mask(deck) != _FULL_DECK):
+            raise ValueError("a deck must hold each of the 52 cards once")
+        if dealer not in (0, 1):
+            raise ValueError(f"the dealer is seat 0 or 1, not {dealer}")
+        rule = scorer(config.ace)
+        self._deadwood = rule.deadwood
+        self._best_discard = rule.best_discard_deadwood
+        self._dearest = max(10, config.ace.value)
+        self.config = config
+        self.seed = seed
+        self.dealer = dealer
+        self.deck = tuple(deck)
+        size = config.hand_size
+        dealt = 2 * size
+        non_dealer = 1 - dealer
+        hands = [0, 0]
+        for i in range(dealt):
+            hands[non_dealer if i % 2 == 0 else dealer] |= self.deck[i].bit
+        self.pile: list[Card] = []
+        self.upcard: Card | None = None
+        if config.first_turn is FirstTurn.ELEVEN_CARDS:
+            hands[non_dealer] |= self.deck[dealt].bit
+            self.phase = Phase.DISCARD
+        else:
+            self.upcard = self.deck[dealt]
+            self.pile.append(self.upcard)
+            self.phase = Phase.OFFER
+        self.hands = hands
+        #: The stock, next card last (so drawing is a pop).
+        self.stock = list(reversed(self.deck[dealt + 1 :]))
+        self.knock_limit = config.knock_limit_for(self.upcard)
+        self.to_move = non_dealer
+        #: The card just taken from the discard pile this turn, if any.
+        self.taken: Card | None = None
+        self.offers = 0
+        self.stock_only = False
+        self.must_knock = False
+        #: Turns each player has finished (for ``knock_on_first_turn``).
+        self.turns = [0, 0]
+        #: Masks of the cards each player took from the discard pile (seen by both).
+        self.took = [0, 0]
+        #: Masks of the cards each player discarded face up.
+        self.discarded = [0, 0]
+        self.history: list[tuple[int, Action]] = []
+        self.showdown: Showdown | None = None
+        self.dead = False
+        self._knock: tuple[int, Card | None, Arrangement, bool] | None = None
+
+    # -- construction -----------------------------------------------------
+
+    @classmethod
+    def deal(cls, config: EngineConfig, dealer: int, seed: int) -> Hand:
+        """A hand dealt from a seeded shuffle (the same seed, the same deck)."""
+        return cls(config, dealer, shuffled_deck(seed), seed=seed, check_deck=False)
+
+    @classmethod
+    def from_cards(
+        cls,
+        config: EngineConfig,
+        *,
+        dealer: int,
+        non_dealer_cards: Iterable[Card],
+        dealer_cards: Iterable[Card],
+        upcard: Card | None = None,
+        stock: Iterable[Card] = (),
+    ) -> Hand:
+        """A hand laid out card by card (tests, golden cases, table scenarios).
+
+        ``stock`` lists the next cards of the stock, next first; the rest of the
+        deck follows in a fixed order. Under ``eleven_cards`` the non-dealer
+        holds one card more and ``upcard`` must be None.
+        """
+        mine, theirs = list(non_dealer_cards), list(dealer_cards)
+        ordered: list[Card] = []
+        for a, b in zip(mine, theirs, strict=False):
+            ordered += [a, b]
+        extra = mine[len(theirs) :]
+        if len(theirs) != config.hand_size or len(mine) != config.hand_size + len(extra):
+            raise ValueError(
+                f"deal {config.hand_size} cards to each player"
+                + (" (and an eleventh to the non-dealer)" if extra else "")
+            )
+        if config.first_turn is FirstTurn.ELEVEN_CARDS:
+            if upcard is not None or len(extra) != 1:
+                raise ValueError("an eleven-card deal has no upcard: give the non-dealer 11 cards")
+            ordered += extra
+        else:
+            if upcard is None or extra:
+                raise ValueError("deal ten cards each and name the upcard")
+            ordered.append(upcard)
+        ordered += list(stock)
+        used = set(ordered)
+        if len(used) != len(ordered):
+            raise ValueError("a card is dealt twice")
+        ordered += [card for card in DECK if card not in used]
+        return cls(config, dealer, ordered)
+
+    def copy(self) -> Hand:
+        other = object.__new__(Hand)
+        for name in Hand.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other
+
+    # -- reading the state -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def cards(self, seat: int) -> list[Card]:
+        return mask_to_cards(self.hands[seat])
+
+    def deadwood(self, seat: int) -> int:
+        return self._deadwood(self.hands[seat])
+
+    def score(self) -> HandScore:
+        if self.showdown is not None:
+            return self.showdown.score
+        if self.dead:
+            return DEAD_SCORE
+        raise ValueError("the hand is not over")
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.showdown is None else self.showdown.winner
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the player to move may take now (the best reply at a lay-off)."""
+        phase = self.phase
+        if phase is Phase.DISCARD:
+            return self._discard_actions()
+        if phase is Phase.DRAW:
+            return _STOCK_ONLY if self.stock_only else _DRAWS
+        if phase is Phase.OFFER or phase is Phase.LAST_CHANCE:
+            return _OFFER
+        if phase is Phase.LAYOFF:
+            return _DEFEND
+        return ()
+
+    def _discard_actions(self) -> tuple[Action, ...]:
+        mask = self.hands[self.to_move]
+        choices = mask
+        taken = self.taken
+        if taken is not None and (self.must_knock or not self.config.discard_taken_card):
+            choices &= ~taken.bit
+        if self.must_knock:
+            actions: tuple[Action, ...] = ()
+        else:
+            c = _CLUBS[choices & 0x1FFF] or _lane_discards(0, choices & 0x1FFF)
+            d = _DIAMONDS[choices >> 16 & 0x1FFF] or _lane_discards(1, choices >> 16 & 0x1FFF)
+            h = _HEARTS[choices >> 32 & 0x1FFF] or _lane_discards(2, choices >> 32 & 0x1FFF)
+            s = _SPADES[choices >> 48 & 0x1FFF] or _lane_discards(3, choices >> 48 & 0x1FFF)
+            actions = c + d + h + s
+        deadwood = self._deadwood
+        if self.config.knock_on_first_turn or self.turns[self.to_move]:
+            limit = self.knock_limit
+            # One discard lowers the deadwood by at most the dearest card: a
+            # cheap test first, the exact one only when a knock is in reach.
+            if deadwood(mask) - self._dearest <= limit and self._best_discard(mask) <= limit:
+                knocks = []
+                rest = choices
+                while rest:
+                    low = rest & -rest
+                    if deadwood(mask ^ low) <= limit:
+                        knocks.append(_KNOCK_BY_BIT[low])
+                    rest ^= low
+                actions += tuple(knocks)
+        if self.config.big_gin_bonus is not None and deadwood(mask) == 0:
+            actions += (BIG_GIN,)
+        return actions
+
+    def _may_knock(self) -> bool:
+        return self.config.knock_on_first_turn or self.turns[self.to_move] > 0
+
+    # -- applying actions ------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play ``action`` for the player to move (``seat``, when given, must be them).
+
+        Raises :class:`IllegalAction` naming why; the hand is then unchanged.
+        """
+        if self.phase is Phase.OVER:
+            raise IllegalAction(f"{action}: the hand is over")
+        player = self.to_move
+        if seat is not None and seat != player:
+            raise IllegalAction(f"{action}: it is player {player}'s turn, not player {seat}'s")
+        kind = action.kind
+        phase = self.phase
+        if phase is Phase.DISCARD and kind is Act.DISCARD:
+            card = action.card
+            if (
+                card is None
+                or not self.hands[player] & card.bit
+                or (self.taken is not None and card.bit == self.taken.bit)
+                or self.must_knock
+            ):
+                self._check_discard(action, player)  # the slow path, with the reason
+            self._discard(card, player)  # type: ignore[arg-type]
+        elif phase is Phase.DRAW and kind is Act.DRAW_STOCK:
+            card = self.stock.pop()
+            self.hands[player] |= card.bit
+            self.taken = None
+            self.phase = Phase.DISCARD
+        elif phase is Phase.DRAW and kind is Act.TAKE and not self.stock_only:
+            self._take(player)
+        elif phase is Phase.DISCARD and kind is Act.KNOCK:
+            self._knock_with(action, player)
+        elif phase is Phase.DISCARD and kind is Act.BIG_GIN:
+            if self.config.big_gin_bonus is None:
+                raise IllegalAction("big gin is not played under this ruleset")
+            if self._deadwood(self.hands[player]) != 0:
+                raise IllegalAction("big gin needs all eleven cards melded")
+            self._finish_knock(player, None, self._arrange(player, None), big_gin=True)
+        elif phase is Phase.OFFER and kind is Act.TAKE:
+            self._take(player)
+        elif phase is Phase.OFFER and kind is Act.PASS:
+            self.offers += 1
+            if self.offers == 1:
+                self.to_move = self.dealer
+            else:
+                self.to_move = 1 - self.dealer
+                self.phase = Phase.DRAW
+                self.stock_only = True
+        elif phase is Phase.LAST_CHANCE and kind is Act.TAKE:
+            if not self._could_use_last(player, self.pile[-1]):
+                raise IllegalAction(
+                    f"take: player {player} could not knock or go gin with that card"
+                )
+            self._take(player)
+            self.must_knock = True
+        elif phase is Phase.LAST_CHANCE and kind is Act.PASS:
+            self.dead = True
+            self.phase = Phase.OVER
+        elif phase is Phase.LAYOFF and kind is Act.DEFEND:
+            self._defend(action, player)
+        else:
+            raise IllegalAction(self._why_not(action))
+        self.history.append((player, action))
+
+    def _why_not(self, action: Action) -> str:
+        legal = self.legal_actions()
+        shown = ", ".join(str(a) for a in legal[:14]) + (" ..." if len(legal) > 14 else "")
+        return f"{action}: not allowed now; player {self.to_move} may {shown}"
+
+    def _take(self, player: int) -> None:
+        card = self.pile.pop()
+        self.hands[player] |= card.bit
+        self.took[player] |= card.bit
+        self.taken = card
+        self.stock_only = False
+        self.phase = Phase.DISCARD
+
+    def _check_discard(self, action: Action, player: int) -> None:
+        card = action.card
+        if card is None or not self.hands[player] & card.bit:
+            raise IllegalAction(f"{action}: player {player} does not hold that card")
+        if card == self.taken and not self.config.discard_taken_card:
+            raise IllegalAction(
+                f"{action}: you may not discard the card you just took from the pile"
+            )
+        if self.must_knock:
+            if card == self.taken:
+                raise IllegalAction(f"{action}: you took the last discard; discard another card")
+            if action.kind is Act.DISCARD:
+                raise IllegalAction(
+                    f"{action}: you took the last discard, so you must knock or go gin"
+                )
+
+    def _discard(self, card: Card, player: int) -> None:
+        self.hands[player] &= ~card.bit
+        self.discarded[player] |= card.bit
+        self.pile.append(card)
+        self.taken = None
+        self.turns[player] += 1
+        other = 1 - player
+        self.to_move = other
+        if len(self.stock) > self.config.stock_end_cards_left:
+            self.phase = Phase.DRAW
+        elif self.config.last_discard_playable and self._could_use_last(other, card):
+            self.phase = Phase.LAST_CHANCE
+        else:
+            self.dead = True
+            self.phase = Phase.OVER
+
+    def _could_use_last(self, seat: int, card: Card) -> bool:
+        mask = self.hands[seat] | card.bit
+        if self.config.big_gin_bonus is not None and self._deadwood(mask) == 0:
+            return True
+        limit = self.knock_limit
+        return any(self._deadwood(mask ^ c.bit) <= limit for c in mask_to_cards(mask) if c != card)
+
+    def _knock_with(self, action: Action, player: int) -> None:
+        self._check_discard(Action(Act.KNOCK, action.card), player)
+        card = action.card
+        assert card is not None
+        if not self._may_knock():
+            raise IllegalAction(f"{action}: no knocking on your first turn under these rules")
+        rest = self.hands[player] & ~card.bit
+        deadwood = self._deadwood(rest)
+        if deadwood > self.knock_limit:
+            raise IllegalAction(
+                f"{action}: that leaves {deadwood} deadwood; the knock limit"
+                f" this hand is {self.knock_limit}"
+            )
+        arrangement = self._arrange(player, action.melds, without=card)
+        if arrangement.deadwood > self.knock_limit:
+            raise IllegalAction(
+                f"{action}: those melds leave {arrangement.deadwood} deadwood; the knock"
+                f" limit this hand is {self.knock_limit}"
+            )
+        self.hands[player] = rest
+        self._finish_knock(player, card, arrangement, big_gin=False)
+
+    def _arrange(
+        self, player: int, melds: Sequence[Sequence[Card]] | None, without: Card | None = None
+    ) -> Arrangement:
+        mask = self.hands[player] & ~(without.bit if without else 0)
+        cards = mask_to_cards(mask)
+        if melds is None:
+            return knocker_arrangement(cards, self.config.ace, seen=self.pile)
+        return _arrangement_of(cards, melds, self.config, who=f"player {player}")
+
+    def _finish_knock(
+        self, player: int, card: Card | None, arrangement: Arrangement, *, big_gin: bool
+    ) -> None:
+        self._knock = (player, card, arrangement, big_gin)
+        self.taken = None
+        self.must_knock = False
+        defender = 1 - player
+        if arrangement.deadwood == 0 or big_gin or not self.config.layoffs:
+            defense = best_defense(
+                mask_to_cards(self.hands[defender]), (), self.config.ace, layoffs_allowed=False
+            )
+            self._settle(defense)
+        else:
+            self.phase = Phase.LAYOFF
+            self.to_move = defender
+
+    def _defend(self, action: Action, player: int) -> None:
+        assert self._knock is not None
+        knocker_melds = self._knock[2].melds
+        cards = mask_to_cards(self.hands[player])
+        if action.layoffs is None and action.melds is None:
+            defense = best_defense(cards, knocker_melds, self.config.ace)
+        else:
+            defense = _defense_of(cards, knocker_melds, action, self.config, who=f"player {player}")
+        self._settle(defense)
+
+    def _settle(self, defense: Defense) -> None:
+        assert self._knock is not None
+        knocker, card, arrangement, big_gin = self._knock
+        score = score_hand(
+            self.config,
+            arrangement.deadwood,
+            defense.deadwood,
+            big_gin=big_gin,
+            upcard=self.upcard,
+        )
+        self.showdown = Showdown(knocker, card, arrangement, defense, score)
+        self.phase = Phase.OVER
+
+    # -- what each player sees -------------------------------------------------
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` can see: own cards, the pile, counts; not the stock or
+        the other hand, except the cards the other player took from the pile."""
+        other = 1 - seat
+        over = self.phase is Phase.OVER
+        return Observation(
+            seat=seat,
+            phase=self.phase,
+            to_move=self.to_move,
+            hand=self.hands[seat],
+            pile=tuple(self.pile),
+            stock_left=len(self.stock),
+            opponent_cards=self.hands[other].bit_count(),
+            opponent_known=self.hands[other] if over else self.took[other] & self.hands[other],
+            opponent_discarded=self.discarded[other],
+            upcard=self.upcard,
+            knock_limit=self.knock_limit,
+            taken=self.taken,
+            turn=self.turns[seat],
+            showdown=self.showdown,
+        )
+
+    # -- records ---------------------------------------------------------------
+
+    def to_record(self, ruleset: str | None = None) -> dict[str, Any]:
+        """The hand as JSON: fingerprint, seed, deal, every action, and the result."""
+        return {
+            "record": "ginrules-hand/1",
+            "ruleset": ruleset,
+            "fingerprint": self.config.fingerprint,
+            "seed": self.seed,
+            "dealer": self.dealer,
+            "deck": " ".join(str(c) for c in self.deck),
+            "actions": [{"seat": seat, **action.to_json()} for seat, action in self.history],
+            "result": self.result_json(),
+        }
+
+    def result_json(self) -> dict[str, Any] | None:
+        if self.showdown is not None:
+            return {"winner": self.showdown.winner, **self.showdown.to_json()}
+        if self.dead:
+            return {"winner": None, **DEAD_SCORE.to_json()}
+        return None
+
+    def __repr__(self) -> str:
+        return (
+            f"<Hand {self.phase.value} to_move={self.to_move}"
+            f" p0={sort_for_display(self.cards(0))} p1={sort_for_display(self.cards(1))}>"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One player's view of a hand. Masks are hand masks (see :mod:`ginrules.cards`)."""
+
+    seat: int
+    phase: Phase
+    to_move: int
+    hand: int
+    #: The discard pile, bottom first; the last card is the one that may be taken.
+    pile: tuple[Card, ...]
+    stock_left: int
+    opponent_cards: int
+    #: Cards known to be in the opponent's hand (taken from the pile; all of it once over).
+    opponent_known: int
+    opponent_discarded: int
+    upcard: Card | None
+    knock_limit: int
+    #: The card this player just took from the pile, if any.
+    taken: Card | None
+    #: Turns this player has finished.
+    turn: int
+    showdown: Showdown | None
+
+
+_FULL_DECK: Final = cards_to_mask(DECK)
+_KNOCK_BY_BIT: Final = {card.bit: knock(card) for card in DECK}
+_DRAWS: Final = (DRAW_STOCK, TAKE)
+_STOCK_ONLY: Final = (DRAW_STOCK,)
+_OFFER: Final = (TAKE, PASS)
+_DEFEND: Final = (DEFEND_BEST,)
+#: The discard actions of each 13-bit lane of each suit, built as they are first needed.
+_LANE_DISCARDS: Final[list[list[tuple[Action, ...] | None]]] = [[None] * 8192 for _ in range(4)]
+
+
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = _LANE_DISCARDS
+
+
+def _lane_discards(suit: int, lane: int) -> tuple[Action, ...]:
+    known = _LANE_DISCARDS[suit][lane]
+    if known is None:
+        known = tuple(discard(Card(rank, suit)) for rank in range(13) if lane >> rank & 1)
+        _LANE_DISCARDS[suit][lane] = known
+    return known
+
+
+def shuffled_deck(seed: int) -> list[Card]:
+    deck = list(DECK)
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+def _arrangement_of(
+    cards: Sequence[Card], melds: Sequence[Sequence[Card]], config: EngineConfig, *, who: str
+) -> Arrangement:
+    """A person's own melds checked: real melds, from the hand, no card twice."""
+    held = cards_to_mask(cards)
+    used = 0
+    made: list[Meld] = []
+    for chosen in melds:
+        try:
+            meld = make_meld(chosen, config.ace)
+        except MeldError as error:
+            raise IllegalAction(f"{who}: {error}") from None
+        if meld.mask & ~held:
+            missing = ", ".join(str(c) for c in meld.cards if not held & c.bit)
+            raise IllegalAction(f"{who} does not hold {missing}")
+        if meld.mask & used:
+            raise IllegalAction(f"{who}: a card is in two melds ({meld})")
+        used |= meld.mask
+        made.append(meld)
+    unmatched = tuple(mask_to_cards(held & ~used))
+    return Arrangement(tuple(made), unmatched, sum(config.ace.card_value(c) for c in unmatched))
+
+
+def _defense_of(
+    cards: Sequence[Card],
+    knocker_melds: Sequence[Meld],
+    action: Action,
+    config: EngineConfig,
+    *,
+    who: str,
+) -> Defense:
+    layoffs = action.layoffs or ()
+    if layoffs and not config.layoffs:
+        raise IllegalAction("no lay-offs under this ruleset")
+    held = cards_to_mask(cards)
+    laid = cards_to_mask(lay.card for lay in layoffs)
+    if laid & ~held or laid.bit_count() != len(layoffs):
+        raise IllegalAction(f"{who}: lay off only cards you hold, each once")
+    try:
+        lay_off(knocker_melds, layoffs, config.ace)
+    except LayoffError as error:
+        raise IllegalAction(f"{who}: {error}") from None
+    rest = mask_to_cards(held & ~laid)
+    if action.melds is None:
+        arrangement = best_melds(rest, config.ace)
+    else:
+        arrangement = _arrangement_of(rest, action.melds, config, who=who)
+    return Defense(arrangement, tuple(layoffs))
