@@ -59,6 +59,26 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """What a match needs to know of a finished hand (from :meth:`of`, or typed by a test)."""
+
+    #: The winning hand seat (0 or 1), or None for a dead hand.
+    winner: int | None
+    points: int = 0
+    boxes: int = 1
+    end: str = "knock"
+
+    @classmethod
+    def of(cls, hand: Hand) -> HandOutcome:
+        score = hand.score()
+        return cls(hand.winner, score.points, score.boxes, score.end.value)
+
+    @classmethod
+    def dead(cls) -> HandOutcome:
+        return cls(None, 0, 0, "dead")
+
+
+@dataclass(frozen=True, slots=True)
 class HandEntry:
     """A hand as the match saw it: the table seats, and who won what."""
 
@@ -79,12 +99,15 @@ class Match:
         self.seed = seed
         self.rng = random.Random(seed)
         self.log: list[HandEntry] = []
+        #: The deals handed out by the last :meth:`deals`, waiting for their results.
+        self.issued: list[Deal] = []
 
     # Subclasses implement these three.
     def deals(self) -> list[Deal]:
         raise NotImplementedError
 
-    def record(self, hands: Sequence[Hand]) -> None:
+    def record(self, outcomes: Sequence[HandOutcome]) -> None:
+        """Enter the hands of the last :meth:`deals`, in the same order."""
         raise NotImplementedError
 
     @property
@@ -128,15 +151,20 @@ class Match:
             return winner
         return following
 
-    def _log(self, deal: Deal, hand: Hand) -> tuple[int | None, int | None, int]:
+    def _log(self, deal: Deal, outcome: HandOutcome) -> tuple[int | None, int | None, int]:
         """Log a hand; return the winning and losing table seats and the points."""
-        winner = hand.winner
-        score = hand.score()
+        winner = outcome.winner
         if winner is None:
-            self.log.append(HandEntry(deal, None, 0, score.end.value))
+            self.log.append(HandEntry(deal, None, 0, outcome.end))
             return None, None, 0
-        self.log.append(HandEntry(deal, deal.seats[winner], score.points, score.end.value))
-        return deal.seats[winner], deal.seats[1 - winner], score.points
+        self.log.append(HandEntry(deal, deal.seats[winner], outcome.points, outcome.end))
+        return deal.seats[winner], deal.seats[1 - winner], outcome.points
+
+    def _pending(self, count: int) -> list[Deal]:
+        if len(self.issued) != count:
+            raise MatchError(f"enter {len(self.issued)} hands, as dealt, not {count}")
+        deals, self.issued = self.issued, []
+        return deals
 
     def _check_runaway(self) -> None:
         if len(self.log) > MAX_HANDS:
@@ -154,14 +182,14 @@ class Match:
         base = self.seed if bot_seed is None else bot_seed
         rngs = [random.Random(base * 7919 + seat + 1) for seat in range(self.players)]
         while not self.finished:
-            hands = []
+            outcomes = []
             for deal in self.deals():
                 hand = deal.hand(self.config)
                 play_hand(hand, [players[s] for s in deal.seats], [rngs[s] for s in deal.seats])
                 if on_hand is not None:
                     on_hand(hand)
-                hands.append(hand)
-            self.record(hands)
+                outcomes.append(HandOutcome.of(hand))
+            self.record(outcomes)
         return self.results()
 
 
@@ -174,17 +202,18 @@ class TwoPlayerGame(Match):
         self.dealer = self.cut((0, 1))
 
     def deals(self) -> list[Deal]:
-        return [Deal((0, 1), self.dealer, self.hand_seed())]
+        self.issued = [Deal((0, 1), self.dealer, self.hand_seed())]
+        return self.issued
 
-    def record(self, hands: Sequence[Hand]) -> None:
-        (hand,) = hands
-        deal = Deal((0, 1), hand.dealer, hand.seed if hand.seed is not None else 0)
-        winner, loser, points = self._log(deal, hand)
+    def record(self, outcomes: Sequence[HandOutcome]) -> None:
+        (deal,) = self._pending(len(outcomes))
+        (outcome,) = outcomes
+        winner, loser, points = self._log(deal, outcome)
         if winner is None:
             self.board.record_dead_hand()
         else:
-            self.board.record(winner, points, hand.score().boxes)
-        self.dealer = self.next_dealer(hand.dealer, winner, loser, (0, 1))
+            self.board.record(winner, points, outcome.boxes)
+        self.dealer = self.next_dealer(deal.seats[deal.dealer], winner, loser, (0, 1))
         self._check_runaway()
 
     @property
@@ -206,18 +235,18 @@ class HollywoodMatch(TwoPlayerGame):
         self.boards = [Scoreboard(config, 2) for _ in range(config.games)]
         self.wins = [0, 0]
 
-    def record(self, hands: Sequence[Hand]) -> None:
-        (hand,) = hands
-        deal = Deal((0, 1), hand.dealer, hand.seed if hand.seed is not None else 0)
-        winner, loser, points = self._log(deal, hand)
+    def record(self, outcomes: Sequence[HandOutcome]) -> None:
+        (deal,) = self._pending(len(outcomes))
+        (outcome,) = outcomes
+        winner, loser, points = self._log(deal, outcome)
         if winner is None:
             for board in self.boards:
                 board.record_dead_hand()
         else:
             self.wins[winner] += 1
             for board in self.entries(self.wins[winner]):
-                board.record(winner, points, hand.score().boxes)
-        self.dealer = self.next_dealer(hand.dealer, winner, loser, (0, 1))
+                board.record(winner, points, outcome.boxes)
+        self.dealer = self.next_dealer(deal.seats[deal.dealer], winner, loser, (0, 1))
         self._check_runaway()
 
     def entries(self, wins: int) -> list[Scoreboard]:
@@ -261,17 +290,16 @@ class PartnershipGame(Match):
 
     def deals(self) -> list[Deal]:
         pairs = _PAIRINGS[self.hand_number % 2]
-        return [
+        self.issued = [
             Deal(pair, 0 if pair[0] % 2 == team else 1, self.hand_seed())
             for pair, team in zip(pairs, self.dealing_team, strict=True)
         ]
+        return self.issued
 
-    def record(self, hands: Sequence[Hand]) -> None:
-        pairs = _PAIRINGS[self.hand_number % 2]
+    def record(self, outcomes: Sequence[HandOutcome]) -> None:
         net = 0
-        for pair, hand in zip(pairs, hands, strict=True):
-            deal = Deal(pair, hand.dealer, hand.seed if hand.seed is not None else 0)
-            winner, _, points = self._log(deal, hand)
+        for deal, outcome in zip(self._pending(len(outcomes)), outcomes, strict=True):
+            winner, _, points = self._log(deal, outcome)
             if winner is not None:
                 net += points if winner % 2 == 0 else -points
         self.net = net
@@ -296,7 +324,8 @@ class PartnershipGame(Match):
 
     def standing(self) -> str:
         return (
-            f"team 1 (seats 1 & 3 as N/S) {self.board.points[0]} to team 2 {self.board.points[1]}"
+            f"team A (seats 0 & 2) {self.board.points[0]}"
+            f" to team B (seats 1 & 3) {self.board.points[1]}"
             f" (target {self.board.target})"
         )
 
@@ -315,19 +344,17 @@ class ThreeHandedGame(Match):
         # The player on the dealer's left plays first, as the non-dealer does heads-up.
         first = (self.dealer + 1) % 3
         second = (self.dealer + 2) % 3
-        return [Deal((first, second), 1, self.hand_seed())]
+        self.issued = [Deal((first, second), 1, self.hand_seed())]
+        return self.issued
 
-    def record(self, hands: Sequence[Hand]) -> None:
-        (hand,) = hands
-        first = (self.dealer + 1) % 3
-        deal = Deal(
-            (first, (self.dealer + 2) % 3), hand.dealer, hand.seed if hand.seed is not None else 0
-        )
-        winner, loser, points = self._log(deal, hand)
+    def record(self, outcomes: Sequence[HandOutcome]) -> None:
+        (deal,) = self._pending(len(outcomes))
+        (outcome,) = outcomes
+        winner, loser, points = self._log(deal, outcome)
         if winner is None:
             self.board.record_dead_hand()
         else:
-            self.board.record(winner, points, hand.score().boxes)
+            self.board.record(winner, points, outcome.boxes)
         self.dealer = self.next_dealer(self.dealer, winner, loser, (0, 1, 2))
         self._check_runaway()
 

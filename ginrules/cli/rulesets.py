@@ -1,86 +1,31 @@
-"""The ``ginrules`` command: thin subcommands over the library.
-
-Exit codes: 0 success; 1 a ruleset or a hand has errors (each printed as
-``file:line:col: error: message``); 2 the command line itself is wrong.
-"""
+"""Commands about rulesets: list, validate, compile, explain, diff, knobs."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import textwrap
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from ginrules import schema as ruleset_schema
-from ginrules.cards import Card, CardError, parse_cards
-from ginrules.melds import analyse_discards, best_melds
+from ginrules.cli.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    AddCommand,
+    Output,
+    load_or_report,
+)
 from ginrules.rules import locate
-from ginrules.rules.compile import EngineConfig, compile_ruleset
+from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import diff, explain
-from ginrules.rules.load import Ruleset, load_ruleset
-
-EXIT_OK = 0
-EXIT_INVALID = 1
-EXIT_USAGE = 2
-
-EPILOG = """\
-examples:
-  ginrules list
-  ginrules validate classic houserules/no-layoffs.yaml my-table.yaml
-  ginrules validate --all
-  ginrules compile oklahoma
-  ginrules diff classic traditional-20-10
-  ginrules explain online-casino
-  ginrules knobs
-  ginrules deadwood 7C 7S 7H 8H 9H 2D 3D 4D KS QS
-  ginrules deadwood --json "AS 2S 3S 9H 9D 9C KD KS 4C 5C 6H"
-  echo '{"hand": ["AS","2S","3S","9H","9D","9C","KD","KS","4C","5C","6H"]}' \
-    | ginrules deadwood --jsonl
-
-exit codes:
-  0  success
-  1  a ruleset, a card or a hand has errors (or a --strict warning)
-  2  the command line is wrong
-"""
-
-
-class _Output:
-    """Where a command writes: standard output and standard error."""
-
-    def __init__(self, out: TextIO, err: TextIO) -> None:
-        self.out = out
-        self.err = err
-
-    def line(self, text: str = "") -> None:
-        print(text, file=self.out)
-
-    def problem(self, text: str) -> None:
-        print(text, file=self.err)
-
-    def json(self, data: object) -> None:
-        print(json.dumps(data, indent=2, ensure_ascii=False), file=self.out)
-
-
-Command = Callable[[argparse.Namespace, _Output], int]
-
-
-def _load(reference: str, output: _Output) -> Ruleset | None:
-    try:
-        return load_ruleset(reference)
-    except RulesetError as error:
-        for diagnostic in error.diagnostics:
-            output.problem(diagnostic.format())
-        return None
-
+from ginrules.rules.load import load_ruleset
 
 # --- list --------------------------------------------------------------------
 
 
-def cmd_list(args: argparse.Namespace, output: _Output) -> int:
+def cmd_list(args: argparse.Namespace, output: Output) -> int:
     rows: list[dict[str, Any]] = []
     status = EXIT_OK
     for entry in locate.entries():
@@ -121,7 +66,7 @@ def cmd_list(args: argparse.Namespace, output: _Output) -> int:
 # --- validate ----------------------------------------------------------------
 
 
-def cmd_validate(args: argparse.Namespace, output: _Output) -> int:
+def cmd_validate(args: argparse.Namespace, output: Output) -> int:
     references: list[str] = list(args.rulesets)
     if args.all:
         references += [str(entry.path) for entry in locate.entries()]
@@ -171,8 +116,8 @@ def _count(n: int, word: str) -> str:
 # --- compile, explain, diff --------------------------------------------------
 
 
-def cmd_compile(args: argparse.Namespace, output: _Output) -> int:
-    ruleset = _load(args.ruleset, output)
+def cmd_compile(args: argparse.Namespace, output: Output) -> int:
+    ruleset = load_or_report(args.ruleset, output)
     if ruleset is None:
         return EXIT_INVALID
     config = compile_ruleset(ruleset)
@@ -190,8 +135,8 @@ def cmd_compile(args: argparse.Namespace, output: _Output) -> int:
     return EXIT_OK
 
 
-def cmd_explain(args: argparse.Namespace, output: _Output) -> int:
-    ruleset = _load(args.ruleset, output)
+def cmd_explain(args: argparse.Namespace, output: Output) -> int:
+    ruleset = load_or_report(args.ruleset, output)
     if ruleset is None:
         return EXIT_INVALID
     config = compile_ruleset(ruleset)
@@ -232,9 +177,9 @@ def cmd_explain(args: argparse.Namespace, output: _Output) -> int:
     return EXIT_OK
 
 
-def cmd_diff(args: argparse.Namespace, output: _Output) -> int:
-    first = _load(args.a, output)
-    second = _load(args.b, output)
+def cmd_diff(args: argparse.Namespace, output: Output) -> int:
+    first = load_or_report(args.a, output)
+    second = load_or_report(args.b, output)
     if first is None or second is None:
         return EXIT_INVALID
     changes = diff(first, second)
@@ -287,7 +232,7 @@ def knob_table_markdown() -> str:
     return "\n".join(lines)
 
 
-def cmd_knobs(args: argparse.Namespace, output: _Output) -> int:
+def cmd_knobs(args: argparse.Namespace, output: Output) -> int:
     if args.markdown:
         output.line(knob_table_markdown())
         return EXIT_OK
@@ -302,126 +247,7 @@ def cmd_knobs(args: argparse.Namespace, output: _Output) -> int:
     return EXIT_OK
 
 
-# --- deadwood ----------------------------------------------------------------
-
-
-def _hand_report(cards: list[Card], config: EngineConfig, knock_limit: int) -> dict[str, Any]:
-    arrangement = best_melds(cards, config.ace)
-    report: dict[str, Any] = {
-        "deadwood": arrangement.deadwood,
-        "melds": [[str(c) for c in meld.cards] for meld in arrangement.melds],
-        "unmatched": [str(c) for c in arrangement.unmatched],
-    }
-    if len(cards) == config.hand_size + 1:
-        analysis = analyse_discards(cards, config.ace)
-        report["best_discard_deadwood"] = analysis.best_discard_deadwood
-        report["best_discards"] = [str(c) for c in analysis.best_discards]
-        report["knock_discards"] = [str(c) for c in analysis.knock_discards(knock_limit)]
-        report["knock_limit"] = knock_limit
-    return report
-
-
-def _read_hand(cards: object, config: EngineConfig) -> list[Card]:
-    if isinstance(cards, str):
-        return parse_cards(cards, size=(config.hand_size, config.hand_size + 1))
-    if isinstance(cards, list) and all(isinstance(c, str) for c in cards):
-        return parse_cards(cards, size=(config.hand_size, config.hand_size + 1))
-    raise CardError('"hand" must be a list of cards such as ["AS", "TD", "7C"]')
-
-
-def _knock_limit(value: object, default: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100:
-        raise CardError('"knock_limit" must be a whole number from 0 to 100')
-    return value
-
-
-def cmd_deadwood(args: argparse.Namespace, output: _Output) -> int:
-    ruleset = _load(args.ruleset, output)
-    if ruleset is None:
-        return EXIT_INVALID
-    config = compile_ruleset(ruleset)
-    default_limit = config.knock_limit if args.knock_limit is None else args.knock_limit
-    if args.jsonl:
-        if args.input is None:
-            return _deadwood_batch(sys.stdin, "<stdin>", config, default_limit, output)
-        try:
-            with open(args.input, encoding="utf-8") as stream:
-                return _deadwood_batch(stream, args.input, config, default_limit, output)
-        except (OSError, UnicodeDecodeError) as error:
-            output.problem(f"{args.input}: error: cannot read: {error}")
-            return EXIT_INVALID
-    try:
-        cards = _read_hand(" ".join(args.cards), config)
-    except CardError as error:
-        output.problem(f"error: {error}")
-        return EXIT_INVALID
-    report = _hand_report(cards, config, default_limit)
-    if args.json:
-        output.json(report)
-        return EXIT_OK
-    melds = "  ".join("[" + " ".join(m) + "]" for m in report["melds"]) or "none"
-    output.line(f"melds:     {melds}")
-    output.line(f"unmatched: {' '.join(report['unmatched']) or 'none'}")
-    output.line(f"deadwood:  {report['deadwood']}")
-    if "best_discards" in report:
-        output.line(
-            f"best discard: {' or '.join(report['best_discards'])}"
-            f" leaves {report['best_discard_deadwood']}"
-        )
-        knock = " ".join(report["knock_discards"]) or "none"
-        output.line(f"discards that allow a knock (limit {default_limit}): {knock}")
-    return EXIT_OK
-
-
-def _deadwood_batch(
-    stream: TextIO, name: str, config: EngineConfig, default_limit: int, output: _Output
-) -> int:
-    status = EXIT_OK
-    for number, raw in enumerate(stream, start=1):
-        if not raw.strip():
-            continue
-        try:
-            item = json.loads(raw)
-            if not isinstance(item, dict):
-                raise CardError('each line must be a JSON object with a "hand"')
-            cards = _read_hand(item.get("hand"), config)
-            limit = _knock_limit(item.get("knock_limit"), default_limit)
-            result = _hand_report(cards, config, limit)
-        except (json.JSONDecodeError, CardError) as error:
-            message = f"line {number}: {error}"
-            output.problem(f"{name}:{number}: error: {error}")
-            result = {"error": message, "line": number}
-            status = EXIT_INVALID
-        print(json.dumps(result, separators=(",", ":")), file=output.out)
-    return status
-
-
-# --- the parser ----------------------------------------------------------------
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="ginrules",
-        description="Gin Rummy rules as data: list, check, compare and explain rulesets;"
-        " count deadwood.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    def add(name: str, handler: Command, help_text: str, example: str) -> argparse.ArgumentParser:
-        sub = commands.add_parser(
-            name,
-            help=help_text,
-            description=help_text,
-            epilog=f"example:\n  {example}",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        sub.set_defaults(handler=handler)
-        return sub
-
+def register(add: AddCommand) -> None:
     sub = add("list", cmd_list, "list the shipped rulesets and house rules", "ginrules list")
     sub.add_argument("--json", action="store_true", help="print JSON")
 
@@ -465,40 +291,3 @@ def build_parser() -> argparse.ArgumentParser:
         "knobs", cmd_knobs, "every rule knob the schema declares", "ginrules knobs --markdown"
     )
     sub.add_argument("--markdown", action="store_true", help="the README's Markdown table")
-
-    sub = add(
-        "deadwood",
-        cmd_deadwood,
-        "best melds and deadwood of a hand (10 cards, or 11 with the best discards)",
-        "ginrules deadwood 7C 7S 7H 8H 9H 2D 3D 4D KS QS",
-    )
-    sub.add_argument("cards", nargs="*", metavar="CARD", help="cards like 7H TD 10S AC 7♥")
-    sub.add_argument("--ruleset", default="classic", help="ace rule and knock limit from here")
-    sub.add_argument("--knock-limit", type=int, default=None, help="override the knock limit")
-    sub.add_argument("--json", action="store_true", help="print one JSON object")
-    sub.add_argument(
-        "--jsonl",
-        action="store_true",
-        help='batch: read {"hand": [...], "knock_limit": 10} lines from standard input',
-    )
-    sub.add_argument("--input", metavar="FILE", help="with --jsonl: read this file, not stdin")
-    return parser
-
-
-def main(
-    argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
-) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    output = _Output(out or sys.stdout, err or sys.stderr)
-    if args.command == "deadwood" and not args.jsonl and not args.cards:
-        parser.error("deadwood: give the cards of a hand, or --jsonl to read a batch")
-    handler: Command = args.handler
-    try:
-        return handler(args, output)
-    except BrokenPipeError:  # `ginrules list | head`
-        return EXIT_OK
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""What every command shares: where it writes, exit codes, loading a ruleset."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Protocol, TextIO
+
+from ginrules.rules.compile import EngineConfig, compile_ruleset
+from ginrules.rules.diagnostics import RulesetError
+from ginrules.rules.load import Ruleset, load_ruleset
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+
+class Output:
+    """Where a command writes: standard output and standard error."""
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self.out = out
+        self.err = err
+
+    def line(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    def problem(self, text: str) -> None:
+        print(text, file=self.err)
+
+    def json(self, data: object) -> None:
+        print(json.dumps(data, indent=2, ensure_ascii=False), file=self.out)
+
+
+Command = Callable[[argparse.Namespace, Output], int]
+
+
+class AddCommand(Protocol):
+    """Registers a subcommand: ``add(name, handler, help, example)`` returns its parser."""
+
+    def __call__(
+        self, name: str, handler: Command, help_text: str, example: str
+    ) -> argparse.ArgumentParser: ...
+
+
+def load_or_report(reference: str, output: Output) -> Ruleset | None:
+    """Load a ruleset by name or path; print its errors and return None if it has any."""
+    try:
+        return load_ruleset(reference)
+    except RulesetError as error:
+        for diagnostic in error.diagnostics:
+            output.problem(diagnostic.format())
+        return None
+
+
+def config_or_report(reference: str, output: Output) -> EngineConfig | None:
+    """Load and compile a ruleset; print its errors and return None if it has any."""
+    ruleset = load_or_report(reference, output)
+    return None if ruleset is None else compile_ruleset(ruleset)
