@@ -1,0 +1,122 @@
+"""Settling a real hand at the table: the knocker's cards, the defender's, the points.
+
+This is the showdown of :mod:`ginrules.engine.hand` without the play before it:
+``ginrules score`` and the golden cases use it to score hands people actually
+played. The knocker's ten kept cards come either as plain cards (the best
+arrangement is shown for them) or as the melds they chose plus their unmelded
+cards; eleven melded cards are big gin when the ruleset plays it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ginrules.cards import Card
+from ginrules.engine.scoring import Showdown, score_hand
+from ginrules.layoffs import best_defense, knocker_arrangement
+from ginrules.melds import Arrangement, Meld, MeldError, make_meld
+from ginrules.rules.compile import EngineConfig
+
+
+class TableError(ValueError):
+    """A hand that cannot be settled as given; the message says what is wrong."""
+
+
+def settle(
+    config: EngineConfig,
+    *,
+    defender: Sequence[Card],
+    knocker: Sequence[Card] | None = None,
+    knocker_melds: Sequence[Sequence[Card]] | None = None,
+    knocker_deadwood: Sequence[Card] = (),
+    upcard: Card | None = None,
+) -> Showdown:
+    """Score a knock: ``knocker`` as cards (best melds shown), or as chosen melds
+    plus deadwood cards. The defender lays off and melds at their best.
+
+    Raises :class:`TableError` for a wrong number of cards, a card held twice,
+    a chosen meld that is not a meld, or deadwood over this hand's knock limit.
+    """
+    size = config.hand_size
+    if (knocker is None) == (knocker_melds is None):
+        raise TableError("give the knocker's cards, or the knocker's melds and deadwood")
+    if knocker_melds is not None:
+        melds = _melds(knocker_melds, config)
+        cards = [c for meld in melds for c in meld.cards] + list(knocker_deadwood)
+    else:
+        cards = list(knocker or ())
+    if len(set(cards)) != len(cards):
+        raise TableError("the knocker holds a card twice")
+    if len(defender) != size or len(set(defender)) != size:
+        raise TableError(f"the defender holds {size} different cards, not {len(set(defender))}")
+    clash = set(cards) & set(defender)
+    if upcard is not None and upcard in set(cards) | set(defender):
+        clash.add(upcard)
+    if clash:
+        raise TableError(f"{', '.join(map(str, sorted(clash)))} cannot be in two places")
+    if knocker_melds is not None:
+        value = config.ace.card_value
+        dead = list(knocker_deadwood)
+        arrangement = Arrangement(tuple(melds), tuple(dead), sum(value(c) for c in dead))
+    else:
+        arrangement = knocker_arrangement(cards, config.ace, seen=[upcard] if upcard else ())
+    big_gin = len(cards) == size + 1
+    if big_gin:
+        if config.big_gin_bonus is None:
+            raise TableError(f"the knocker keeps {size} cards (big gin is not played here)")
+        if arrangement.deadwood:
+            raise TableError("big gin needs all eleven cards melded")
+    elif len(cards) != size:
+        raise TableError(f"the knocker keeps {size} cards after discarding, not {len(cards)}")
+    limit = config.knock_limit_for(upcard)
+    if arrangement.deadwood > limit:
+        why = f" (the upcard {upcard} sets it)" if config.oklahoma and upcard is not None else ""
+        raise TableError(
+            f"the knocker has {arrangement.deadwood} deadwood; the knock limit is {limit}{why}"
+        )
+    gin = arrangement.deadwood == 0
+    defense = best_defense(
+        list(defender),
+        arrangement.melds,
+        config.ace,
+        layoffs_allowed=config.layoffs and not gin and not big_gin,
+    )
+    score = score_hand(
+        config, arrangement.deadwood, defense.deadwood, big_gin=big_gin, upcard=upcard
+    )
+    return Showdown(0, None, arrangement, defense, score)
+
+
+def _melds(chosen: Sequence[Sequence[Card]], config: EngineConfig) -> list[Meld]:
+    melds = []
+    for cards in chosen:
+        try:
+            melds.append(make_meld(cards, config.ace))
+        except MeldError as error:
+            raise TableError(f"knocker's meld {error}") from None
+    return melds
+
+
+def settlement_json(showdown: Showdown) -> dict[str, Any]:
+    """The ``ginrules score --jsonl`` answer for a settled hand."""
+    score = showdown.score
+    knocker_melds = showdown.knocker_arrangement.melds
+    return {
+        "outcome": score.end.value,
+        "winner": "knocker" if score.knocker_wins else "defender",
+        "points": score.points,
+        "knocker_deadwood": showdown.knocker_arrangement.deadwood,
+        "defender_deadwood": showdown.defense.deadwood,
+        "layoffs": [
+            {"card": str(lay.card), "meld": [str(c) for c in knocker_melds[lay.meld_index].cards]}
+            for lay in showdown.defense.layoffs
+        ],
+        "defender_melds": [[str(c) for c in m.cards] for m in showdown.defense.arrangement.melds],
+        "defender_unmatched": [str(c) for c in showdown.defense.arrangement.unmatched],
+        "knocker_melds": [[str(c) for c in m.cards] for m in knocker_melds],
+        "knocker_unmatched": [str(c) for c in showdown.knocker_arrangement.unmatched],
+        "bonus": score.bonus,
+        "multiplier": score.multiplier,
+        "explanation": score.explain(),
+    }
