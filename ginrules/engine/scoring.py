@@ -129,7 +129,9 @@ def score_hand(
         points = 2 * base + (bonus if scope is DoubleScope.HAND_POINTS else 2 * bonus)
         if scope is DoubleScope.WITH_BOXES:
             boxes = 2
-    return HandScore(end, wins, base, bonus, multiplier, points, boxes)
+    return HandScore(
+        end, wins, base, bonus, multiplier, points, boxes, knocker_deadwood, defender_deadwood
+    )
 
 
 @dataclass(frozen=True, slots=True)
