@@ -68,22 +68,28 @@ class HandScore:
     #: Boxes the winner earns: 1, 2 when spades double boxes too, 0 for a dead hand.
     boxes: int
 
+    knocker_deadwood: int = 0
+    defender_deadwood: int = 0
+
     def explain(self) -> str:
-        """The points in words: ``10 + 25 undercut bonus = 35``."""
-        if self.end is HandEnd.DEAD:
+        """The points in words: ``(8 - 6) + 25 undercut bonus = 27``."""
+        end = self.end
+        if end is HandEnd.DEAD:
             return "a dead hand: nobody scores"
-        parts = [f"{self.deadwood_points}"]
-        if self.bonus:
-            parts.append(f"{self.bonus} {self.end.value.replace('_', ' ')} bonus")
-        text = " + ".join(parts)
-        if self.multiplier > 1:
-            doubled = (
-                "all"
-                if self.points == self.multiplier * (self.deadwood_points + self.bonus)
-                else "the deadwood points"
-            )
-            text = f"({text}) with {doubled} doubled for a spade upcard"
-        return f"{text} = {self.points}"
+        if end is HandEnd.KNOCK:
+            base = f"{self.defender_deadwood} - {self.knocker_deadwood}"
+        elif end is HandEnd.UNDERCUT:
+            base = f"({self.knocker_deadwood} - {self.defender_deadwood})"
+        else:
+            base = f"{self.defender_deadwood} deadwood"
+        bonus = f" + {self.bonus} {end.value.replace('_', ' ')} bonus" if self.bonus else ""
+        if self.multiplier == 1:
+            return f"{base}{bonus} = {self.points}"
+        if self.points == self.multiplier * (self.deadwood_points + self.bonus):
+            text = f"2 x ({base}{bonus})"
+        else:
+            text = f"2 x ({base}){bonus}"
+        return f"{text} = {self.points} (doubled for a spade upcard)"
 
     def to_json(self) -> dict[str, Any]:
         return {
