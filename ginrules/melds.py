@@ -535,8 +535,9 @@ def make_meld(cards: Iterable[Card], rule: AceRule = CLASSIC_ACES) -> Meld:
 
     Raises :class:`MeldError` saying why the cards are not a meld.
     """
-    chosen = sorted(set(cards), key=lambda c: (c.suit, c.rank))
-    text = " ".join(str(c) for c in chosen)
+    given = list(cards)
+    chosen = sorted(set(given), key=lambda c: (c.suit, c.rank))
+    text = " ".join(str(c) for c in given)
     if len(chosen) < 3:
         raise MeldError(f"{text or 'no cards'}: a meld needs at least three cards")
     if len({c.rank for c in chosen}) == 1:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.diagnostics import RulesetError
@@ -58,3 +59,42 @@ def config_or_report(reference: str, output: Output) -> EngineConfig | None:
     """Load and compile a ruleset; print its errors and return None if it has any."""
     ruleset = load_or_report(reference, output)
     return None if ruleset is None else compile_ruleset(ruleset)
+
+
+def jsonl_batch(
+    path: str | None, output: Output, answer: Callable[[dict[str, Any]], dict[str, Any]]
+) -> int:
+    """Read one JSON object a line (from ``path``, or standard input) and write one answer
+    a line. A bad line gets ``{"error": ..., "line": N}`` (and a message on stderr) and the
+    batch goes on; the exit code is 1 if any line failed."""
+    if path is None:
+        return _batch(sys.stdin, "<stdin>", output, answer)
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return _batch(stream, path, output, answer)
+    except (OSError, UnicodeDecodeError) as error:
+        output.problem(f"{path}: error: cannot read: {error}")
+        return EXIT_INVALID
+
+
+def _batch(
+    stream: TextIO,
+    name: str,
+    output: Output,
+    answer: Callable[[dict[str, Any]], dict[str, Any]],
+) -> int:
+    status = EXIT_OK
+    for number, raw in enumerate(stream, start=1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+            if not isinstance(item, dict):
+                raise ValueError("each line must be a JSON object")
+            result = answer(item)
+        except ValueError as error:  # JSON, cards, melds and table errors are all ValueErrors
+            output.problem(f"{name}:{number}: error: {error}")
+            result = {"error": f"line {number}: {error}", "line": number}
+            status = EXIT_INVALID
+        print(json.dumps(result, separators=(",", ":"), ensure_ascii=False), file=output.out)
+    return status

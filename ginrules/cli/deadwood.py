@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from typing import Any, TextIO
+from typing import Any
 
 from ginrules.cards import Card, CardError, parse_cards
-from ginrules.cli.common import EXIT_INVALID, EXIT_OK, AddCommand, Output, load_or_report
+from ginrules.cli.common import (
+    EXIT_INVALID,
+    EXIT_OK,
+    AddCommand,
+    Output,
+    jsonl_batch,
+    load_or_report,
+)
 from ginrules.melds import analyse_discards, best_melds
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 
@@ -54,14 +59,13 @@ def cmd_deadwood(args: argparse.Namespace, output: Output) -> int:
     config = compile_ruleset(ruleset)
     default_limit = config.knock_limit if args.knock_limit is None else args.knock_limit
     if args.jsonl:
-        if args.input is None:
-            return _deadwood_batch(sys.stdin, "<stdin>", config, default_limit, output)
-        try:
-            with open(args.input, encoding="utf-8") as stream:
-                return _deadwood_batch(stream, args.input, config, default_limit, output)
-        except (OSError, UnicodeDecodeError) as error:
-            output.problem(f"{args.input}: error: cannot read: {error}")
-            return EXIT_INVALID
+
+        def answer(item: dict[str, Any]) -> dict[str, Any]:
+            cards = _read_hand(item.get("hand"), config)
+            limit = _knock_limit(item.get("knock_limit"), default_limit)
+            return _hand_report(cards, config, limit)
+
+        return jsonl_batch(args.input, output, answer)
     try:
         cards = _read_hand(" ".join(args.cards), config)
     except CardError as error:
@@ -83,29 +87,6 @@ def cmd_deadwood(args: argparse.Namespace, output: Output) -> int:
         knock = " ".join(report["knock_discards"]) or "none"
         output.line(f"discards that allow a knock (limit {default_limit}): {knock}")
     return EXIT_OK
-
-
-def _deadwood_batch(
-    stream: TextIO, name: str, config: EngineConfig, default_limit: int, output: Output
-) -> int:
-    status = EXIT_OK
-    for number, raw in enumerate(stream, start=1):
-        if not raw.strip():
-            continue
-        try:
-            item = json.loads(raw)
-            if not isinstance(item, dict):
-                raise CardError('each line must be a JSON object with a "hand"')
-            cards = _read_hand(item.get("hand"), config)
-            limit = _knock_limit(item.get("knock_limit"), default_limit)
-            result = _hand_report(cards, config, limit)
-        except (json.JSONDecodeError, CardError) as error:
-            message = f"line {number}: {error}"
-            output.problem(f"{name}:{number}: error: {error}")
-            result = {"error": message, "line": number}
-            status = EXIT_INVALID
-        print(json.dumps(result, separators=(",", ":")), file=output.out)
-    return status
 
 
 def register(add: AddCommand) -> None:
