@@ -69,16 +69,14 @@ class Card:
     suit: int
     #: This card's bit in a hand mask (kept, not computed: the engine reads it constantly).
     bit: int = field(init=False, repr=False, compare=False)
+    #: 0..51, suit-major: every club, then diamonds, hearts, spades.
+    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (0 <= self.rank < 13 and 0 <= self.suit < 4):
             raise CardError(f"no such card: rank {self.rank}, suit {self.suit}")
         object.__setattr__(self, "bit", 1 << (self.suit * LANE_BITS + self.rank))
-
-    @property
-    def index(self) -> int:
-        """0..51, suit-major: every club, then diamonds, hearts, spades."""
-        return self.suit * 13 + self.rank
+        object.__setattr__(self, "index", self.suit * 13 + self.rank)
 
     @property
     def name(self) -> str:

@@ -129,13 +129,14 @@ def knock(card: Card) -> Action:
 def parse_action(text: str) -> Action:
     """Read a typed move: ``draw``, ``take``, ``pass``, ``7H`` or ``discard 7H``,
     ``knock 3C``, ``gin 3C``, ``big gin``. Raises ValueError with a hint."""
-    words = text.strip().lower().split()
+    words = text.strip().split()
     if not words:
         raise ValueError("type a move: draw, take, a card to discard, or knock CARD")
-    phrase = " ".join(words)
+    phrase = " ".join(words).lower()
     if phrase in _WORDS:
         return _WORDS[phrase]
     verb, *rest = words
+    verb = verb.lower() if rest else verb
     try:
         if verb in ("discard", "x") and len(rest) == 1:
             return discard(Card.parse(rest[0]))
@@ -144,7 +145,9 @@ def parse_action(text: str) -> Action:
         if not rest:
             return discard(Card.parse(verb))
     except CardError as error:
-        raise ValueError(str(error)) from None
+        if rest:
+            raise ValueError(str(error)) from None
     raise ValueError(
-        f"not a move: {text.strip()!r} (try draw, take, pass, 7H, discard 7H, knock 3C, big gin)"
+        f"not a move: {text.strip()!r} (try draw, take, pass, a card to discard such as 7H,"
+        " knock 3C, big gin)"
     )

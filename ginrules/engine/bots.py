@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
-from ginrules.cards import Card, mask_to_cards
+from ginrules.cards import DECK, Card, mask_to_cards
 from ginrules.engine.actions import BIG_GIN, DEFEND_BEST, DRAW_STOCK, PASS, TAKE, Act, Action
 from ginrules.engine.hand import Observation, Phase
 from ginrules.melds import AceRule, scorer
@@ -185,42 +185,51 @@ class StrongBot(_MeldBot):
 _ALL_CARDS: Final = 0x1FFF | 0x1FFF << 16 | 0x1FFF << 32 | 0x1FFF << 48
 
 
+def _bit(rank: int, suit: int) -> int:
+    return 1 << (suit * 16 + rank) if 0 <= rank <= 12 else 0
+
+
+#: Per card (by index): its rank in every suit, and the cards 1 and 2 below and above it.
+_RANK: Final = tuple(sum(_bit(c.rank, s) for s in range(4)) & ~c.bit for c in DECK)
+_LOW1: Final = tuple(_bit(c.rank - 1, c.suit) for c in DECK)
+_LOW2: Final = tuple(_bit(c.rank - 2, c.suit) for c in DECK)
+_HIGH1: Final = tuple(_bit(c.rank + 1, c.suit) for c in DECK)
+_HIGH2: Final = tuple(_bit(c.rank + 2, c.suit) for c in DECK)
+
+
 def _outs(card: Card, rest: int, unseen: int) -> int:
     """Unseen cards that would meld ``card`` with what is kept (what discarding it gives up)."""
-    rank, suit = card.rank, card.suit
+    i = card.index
     outs = 0
-    same_rank = sum(1 for s in range(4) if rest >> (s * 16 + rank) & 1)
-    if same_rank:
-        outs += sum(1 for s in range(4) if s != suit and unseen >> (s * 16 + rank) & 1)
-    lane = rest >> (suit * 16)
-    unseen_lane = unseen >> (suit * 16)
-    for near, far in ((rank - 1, rank - 2), (rank + 1, rank + 2)):
-        if 0 <= near <= 12 and lane >> near & 1:
-            beyond = rank + 2 * (near - rank)
-            other = rank - (near - rank)
-            for end in (beyond, other):
-                if 0 <= end <= 12 and unseen_lane >> end & 1:
-                    outs += 1
-        elif 0 <= far <= 12 and lane >> far & 1 and 0 <= near <= 12 and unseen_lane >> near & 1:
-            outs += 1
+    same_rank = _RANK[i]
+    if rest & same_rank:
+        outs += (unseen & same_rank).bit_count()
+    low1, low2, high1, high2 = _LOW1[i], _LOW2[i], _HIGH1[i], _HIGH2[i]
+    if rest & low1:
+        outs += bool(unseen & low2) + bool(unseen & high1)
+    elif rest & low2 and unseen & low1:
+        outs += 1
+    if rest & high1:
+        outs += bool(unseen & high2) + bool(unseen & low1)
+    elif rest & high2 and unseen & high1:
+        outs += 1
     return outs
 
 
 def _danger(card: Card, observation: Observation) -> int:
-    """How well ``card`` would fit what the opponent collects (0 when they threw its kind)."""
+    """How well ``card`` would fit what the opponent collects (less when they threw its kind)."""
+    i = card.index
     known = observation.opponent_known
     thrown = observation.opponent_discarded
-    rank, suit = card.rank, card.suit
+    near = _LOW1[i] | _LOW2[i] | _HIGH1[i] | _HIGH2[i]
     danger = 0
-    if any(known >> (s * 16 + rank) & 1 for s in range(4)):
+    if known & _RANK[i]:
         danger += 2
-    lane = known >> (suit * 16)
-    if any(0 <= r <= 12 and lane >> r & 1 for r in (rank - 2, rank - 1, rank + 1, rank + 2)):
+    if known & near:
         danger += 2
-    if any(thrown >> (s * 16 + rank) & 1 for s in range(4)):
+    if thrown & _RANK[i]:
         danger -= 1
-    thrown_lane = thrown >> (suit * 16)
-    if any(0 <= r <= 12 and thrown_lane >> r & 1 for r in (rank - 1, rank + 1)):
+    if thrown & (_LOW1[i] | _HIGH1[i]):
         danger -= 1
     return danger
 

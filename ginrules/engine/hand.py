@@ -222,6 +222,11 @@ class Hand:
         raise ValueError("the hand is not over")
 
     @property
+    def knock_discard(self) -> Card | None:
+        """The knocker's face-down discard, once a player has knocked."""
+        return None if self._knock is None else self._knock[1]
+
+    @property
     def winner(self) -> int | None:
         return None if self.showdown is None else self.showdown.winner
 
