@@ -24,7 +24,7 @@ from ginrules.engine.hand import Hand, IllegalAction, Phase
 from ginrules.engine.match import HandOutcome, new_match
 from ginrules.engine.record import replay
 from ginrules.rules import locate
-from ginrules.rules.compile import BoxTiming, EngineConfig
+from ginrules.rules.compile import BoxTiming, EngineConfig, Shutout
 from tests.engine_helpers import config, config_with, snapshot
 
 RULESETS = [entry.name for entry in locate.entries()]
@@ -110,7 +110,11 @@ def play_refereed_match(cfg: EngineConfig, seed: int, names: Sequence[str]) -> N
         assert result.points[result.winner] >= cfg.target
         assert all(p < cfg.target for s, p in enumerate(result.points) if s != result.winner)
         for settlement in result.settlements:
-            assert settlement.margin > 0
+            # The margin is what the totals say, and may be negative: the
+            # loser's boxes can outweigh the winner's total and bonus.
+            doubled = settlement.shutout and cfg.shutout is Shutout.DOUBLE_MARGIN
+            difference = settlement.winner_total - settlement.loser_total
+            assert settlement.margin == difference * (2 if doubled else 1)
             assert settlement.payment == settlement.margin * cfg.stake_per_point
 
 

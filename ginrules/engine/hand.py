@@ -258,19 +258,20 @@ class Hand:
             s = _SPADES[choices >> 48 & 0x1FFF] or _lane_discards(3, choices >> 48 & 0x1FFF)
             actions = c + d + h + s
         deadwood = self._deadwood
-        if self.config.knock_on_first_turn or self.turns[self.to_move]:
-            limit = self.knock_limit
-            # One discard lowers the deadwood by at most the dearest card: a
-            # cheap test first, the exact one only when a knock is in reach.
-            if deadwood(mask) - self._dearest <= limit and self._best_discard(mask) <= limit:
-                knocks = []
-                rest = choices
-                while rest:
-                    low = rest & -rest
-                    if deadwood(mask ^ low) <= limit:
-                        knocks.append(_KNOCK_BY_BIT[low])
-                    rest ^= low
-                actions += tuple(knocks)
+        if not self._may_knock():
+            return actions
+        limit = self.knock_limit
+        # One discard lowers the deadwood by at most the dearest card: a
+        # cheap test first, the exact one only when a knock is in reach.
+        if deadwood(mask) - self._dearest <= limit and self._best_discard(mask) <= limit:
+            knocks = []
+            rest = choices
+            while rest:
+                low = rest & -rest
+                if deadwood(mask ^ low) <= limit:
+                    knocks.append(_KNOCK_BY_BIT[low])
+                rest ^= low
+            actions += tuple(knocks)
         if self.config.big_gin_bonus is not None and deadwood(mask) == 0:
             actions += (BIG_GIN,)
         return actions
@@ -306,6 +307,7 @@ class Hand:
             card = self.stock.pop()
             self.hands[player] |= card.bit
             self.taken = None
+            self.stock_only = False
             self.phase = Phase.DISCARD
         elif phase is Phase.DRAW and kind is Act.TAKE and not self.stock_only:
             self._take(player)
@@ -314,6 +316,8 @@ class Hand:
         elif phase is Phase.DISCARD and kind is Act.BIG_GIN:
             if self.config.big_gin_bonus is None:
                 raise IllegalAction("big gin is not played under this ruleset")
+            if not self._may_knock():
+                raise IllegalAction("big gin: no going out on your first turn under these rules")
             if self._deadwood(self.hands[player]) != 0:
                 raise IllegalAction("big gin needs all eleven cards melded")
             self._finish_knock(player, None, self._arrange(player, None), big_gin=True)

@@ -234,6 +234,8 @@ class HollywoodMatch(TwoPlayerGame):
         super().__init__(config, seed)
         self.boards = [Scoreboard(config, 2) for _ in range(config.games)]
         self.wins = [0, 0]
+        #: The games each player has opened (entered a first score in), in order.
+        self.opened: list[list[Scoreboard]] = [[], []]
 
     def record(self, outcomes: Sequence[HandOutcome]) -> None:
         (deal,) = self._pending(len(outcomes))
@@ -244,14 +246,25 @@ class HollywoodMatch(TwoPlayerGame):
                 board.record_dead_hand()
         else:
             self.wins[winner] += 1
-            for board in self.entries(self.wins[winner]):
+            for board in self.entries(winner):
                 board.record(winner, points, outcome.boxes)
         self.dealer = self.next_dealer(deal.seats[deal.dealer], winner, loser, (0, 1))
         self._check_runaway()
 
-    def entries(self, wins: int) -> list[Scoreboard]:
-        """The open games a player's ``wins``-th hand win is entered in."""
-        return [board for board in self.boards[: min(wins, len(self.boards))] if not board.finished]
+    def entries(self, player: int) -> list[Scoreboard]:
+        """Open the next game for ``player``'s new win; the open games it is entered in.
+
+        Each win opens one more game: the first win counts in game 1, the
+        second in games 1-2, the third and later in all three. A game that
+        finished before the player scored in it is skipped, so a player shut
+        out of game 1 enters their first win in the next game in progress
+        (Hoyle).
+        """
+        opened = self.opened[player]
+        fresh = [b for b in self.boards if not b.finished and all(b is not o for o in opened)]
+        if fresh:
+            opened.append(fresh[0])
+        return [board for board in opened if not board.finished]
 
     @property
     def finished(self) -> bool:

@@ -25,6 +25,8 @@ class Settlement:
     winner_total: int
     loser_total: int
     #: The difference in totals, doubled when the shutout doubles the margin.
+    #: Negative when the loser's boxes outweigh the winner's total: the
+    #: settlement follows the totals, so the game's winner then pays.
     margin: int
     #: ``margin`` times the stake per point.
     payment: float
