@@ -111,30 +111,64 @@ class GreedyBot(_MeldBot):
 
 
 class StrongBot(_MeldBot):
-    """A heuristic player that remembers the hand.
+    """A heuristic player that remembers the hand and looks one draw ahead.
 
-    - Draws: takes the discard only when it melds at once (taking it shows the
-      opponent a card of ours); otherwise draws blind.
-    - Discards: weighs the deadwood left against each card's live *outs* (the
-      unseen cards that would meld it) and its *danger* (how well it fits the
-      cards the opponent took from the pile, or is close to the rank and suit
-      of cards the opponent wanted); cards the opponent threw away are safe.
-    - Knocks: at once early in the hand; as the stock runs down and the
-      opponent's hand improves, only with deadwood low enough not to be
-      undercut; always when it is gin, big gin or the last chance.
+    - *Unseen* cards are those not in its hand, not in the discard pile, not
+      known to be in the opponent's hand (taken from the pile) and not thrown
+      by the opponent: the cards the next stock draw may bring.
+    - Discards: of the few discards that leave the least deadwood, keeps the
+      hand whose deadwood is expected to be lowest after the next draw (its
+      live outs count), plus a *danger* term that avoids feeding the melds
+      the opponent shows by what it takes, and favours ranks it threw away.
+    - Draws: takes the discard only when that beats the expected stock draw
+      (taking it also shows the opponent what we collect).
+    - Knocks: at once early in the hand; as the hand goes on and the
+      opponent collects cards, only with deadwood low enough not to be
+      undercut; always with gin, big gin or the last chance.
     """
 
     name = "strong"
+    #: How many of the lowest-deadwood discards get the one-draw look-ahead.
+    candidates = 4
+
+    def unseen(self, observation: Observation) -> list[Card]:
+        seen = observation.hand | observation.opponent_known | observation.opponent_discarded
+        for card in observation.pile:
+            seen |= card.bit
+        return mask_to_cards(~seen & _ALL_CARDS)
+
+    def expected_after_draw(self, hand: int, unseen: Sequence[Card], limit: int = -1) -> float:
+        """Mean deadwood after drawing one unseen card and discarding at best.
+
+        Less a bonus for the chance of reaching ``limit`` (the knock limit)
+        on that draw, worth more the lower the limit: under straight gin the
+        hand that can go out beats the hand with the least deadwood.
+        """
+        now = self.deadwood(hand)
+        if not unseen:
+            return float(now)
+        best_discard = self.best_discard
+        total = 0
+        reach = 0
+        for card in unseen:
+            # A card with no rank or suit neighbour in the hand cannot help.
+            after = best_discard(hand | card.bit) if hand & _NEAR[card.index] else now
+            if after > now:
+                after = now
+            total += after
+            if after <= limit:
+                reach += 1
+        weight = 20 / (1 + limit) if limit >= 0 else 0
+        return (total - weight * reach) / len(unseen)
 
     def wants(self, observation: Observation, card: Card) -> bool:
-        gain = self.gain_from(observation, card)
-        # A card that joins a meld lowers the deadwood by at least its own
-        # value; a mere swap of a high card for a lower one is not worth
-        # showing the opponent what we collect.
-        return gain >= 4 or (
-            gain > 0
-            and self.deadwood(observation.hand | card.bit) < self.deadwood(observation.hand)
-        )
+        mask = observation.hand
+        deadwood = self.deadwood
+        with_card = mask | card.bit
+        after_take = min(deadwood(with_card ^ c.bit) for c in mask_to_cards(mask))
+        if after_take >= deadwood(mask):
+            return False
+        return after_take < self.expected_after_draw(mask, self.unseen(observation)) - 1
 
     def turn_end(self, observation: Observation, legal: Sequence[Action]) -> Action:
         mask = observation.hand
@@ -149,25 +183,21 @@ class StrongBot(_MeldBot):
                 or not any(a.kind is Act.DISCARD for a in legal)
             ):
                 return best
-        discards = [a for a in legal if a.kind is Act.DISCARD]
-        seen = mask | observation.opponent_known | observation.opponent_discarded
-        for card in observation.pile:
-            seen |= card.bit
-        unseen = ~seen & _ALL_CARDS
-        late = observation.stock_left < 10
-        weight_outs = 1 if late else 2
-
-        def cost(action: Action) -> float:
+        ranked = sorted(
+            (deadwood(mask ^ card.bit) + _danger(card, observation), -card.index, action)
+            for action in legal
+            if action.kind is Act.DISCARD and (card := action.card) is not None
+        )
+        unseen = self.unseen(observation)
+        best_value, choice = float("inf"), ranked[0][2]
+        for _, _, action in ranked[: self.candidates]:
             card = action.card
             assert card is not None
-            rest = mask ^ card.bit
-            return (
-                deadwood(rest)
-                + weight_outs * _outs(card, rest, unseen)
-                + 3 * _danger(card, observation)
-            )
-
-        return min(discards, key=lambda a: (cost(a), -a.card.index))  # type: ignore[union-attr]
+            after = self.expected_after_draw(mask ^ card.bit, unseen, observation.knock_limit)
+            value = after + _danger(card, observation)
+            if value < best_value:
+                best_value, choice = value, action
+        return choice
 
     def should_knock(self, observation: Observation, left: int) -> bool:
         turn = observation.turn
@@ -175,7 +205,7 @@ class StrongBot(_MeldBot):
             return True
         # The opponent's deadwood falls as the hand goes on; knock only below
         # an estimate of it, and more boldly when the stock is nearly gone.
-        risk = len(mask_to_cards(observation.opponent_known))
+        risk = observation.opponent_known.bit_count()
         allowed = 10 - turn // 2 - 2 * risk
         if observation.stock_left <= 6:
             allowed = max(allowed, 5)
@@ -195,25 +225,11 @@ _LOW1: Final = tuple(_bit(c.rank - 1, c.suit) for c in DECK)
 _LOW2: Final = tuple(_bit(c.rank - 2, c.suit) for c in DECK)
 _HIGH1: Final = tuple(_bit(c.rank + 1, c.suit) for c in DECK)
 _HIGH2: Final = tuple(_bit(c.rank + 2, c.suit) for c in DECK)
-
-
-def _outs(card: Card, rest: int, unseen: int) -> int:
-    """Unseen cards that would meld ``card`` with what is kept (what discarding it gives up)."""
-    i = card.index
-    outs = 0
-    same_rank = _RANK[i]
-    if rest & same_rank:
-        outs += (unseen & same_rank).bit_count()
-    low1, low2, high1, high2 = _LOW1[i], _LOW2[i], _HIGH1[i], _HIGH2[i]
-    if rest & low1:
-        outs += bool(unseen & low2) + bool(unseen & high1)
-    elif rest & low2 and unseen & low1:
-        outs += 1
-    if rest & high1:
-        outs += bool(unseen & high2) + bool(unseen & low1)
-    elif rest & high2 and unseen & high1:
-        outs += 1
-    return outs
+#: Cards that could meld with each card: its rank, and its suit within two ranks (with
+#: the king and ace as neighbours, for the tables that play the ace high).
+_NEAR: Final = tuple(
+    _RANK[c.index] | sum(_bit((c.rank + d) % 13, c.suit) for d in (-2, -1, 1, 2)) for c in DECK
+)
 
 
 def _danger(card: Card, observation: Observation) -> int:
