@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ginrules.cli import deadwood, games, rulesets, score
+from ginrules.cli import deadwood, games, play, rulesets, score
 from ginrules.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, Output
 from ginrules.cli.rulesets import knob_table_markdown
 
@@ -61,17 +61,20 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
-    for module in (rulesets, deadwood, score, games):
+    for module in (rulesets, deadwood, score, games, play):
         module.register(add)
     return parser
 
 
 def main(
-    argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
+    argv: Sequence[str] | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    inp: TextIO | None = None,
 ) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    output = Output(out or sys.stdout, err or sys.stderr)
+    output = Output(out or sys.stdout, err or sys.stderr, inp)
     if args.command == "deadwood" and not args.jsonl and not args.cards:
         parser.error("deadwood: give the cards of a hand, or --jsonl to read a batch")
     handler: Command = args.handler

@@ -18,11 +18,12 @@ EXIT_USAGE = 2
 
 
 class Output:
-    """Where a command writes: standard output and standard error."""
+    """Where a command writes (standard output and error) and reads a person's input."""
 
-    def __init__(self, out: TextIO, err: TextIO) -> None:
+    def __init__(self, out: TextIO, err: TextIO, inp: TextIO | None = None) -> None:
         self.out = out
         self.err = err
+        self.inp: TextIO = sys.stdin if inp is None else inp
 
     def line(self, text: str = "") -> None:
         print(text, file=self.out)
