@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# The meld/deadwood benchmark: ginrules against open_spiel and rlcard.
+# The benchmarks, in bench/.venv: ginrules against open_spiel and rlcard.
+#
+#   bash bench/run.sh                          # all of them, one after another
+#   bash bench/run.sh melds --hands 2000       # one, with its own options
+#   bash bench/run.sh engine --games 1000 --json
+#   bash bench/run.sh rules
+#
+# melds:  bench_melds.py, least deadwood against open_spiel and rlcard
+# engine: bench_engine.py, whole hands per second against open_spiel and
+#         rlcard, and the seconds for strong-against-greedy games
+# rules:  bench_rules.py, loading, validating and compiling rulesets
 #
 # The two peer libraries live in bench/.venv only (git-ignored); they are never
 # dependencies of ginrules. ginrules itself is installed there in editable mode
-# from this checkout. Arguments are passed on to bench_melds.py, e.g.
-#   bash bench/run.sh --hands 2000 --json
+# from this checkout.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -12,6 +21,30 @@ root="$(cd "$here/.." && pwd)"
 venv="$here/.venv"
 python="${PYTHON:-python3.11}"
 peers=(rlcard==1.2.0 open_spiel==2.0.2)
+benchmarks=(melds engine rules)
+
+usage() {
+    local IFS='|'
+    echo "usage: bash bench/run.sh [${benchmarks[*]}] [options of that benchmark]" >&2
+    echo "       with no argument, every benchmark runs in turn with its defaults" >&2
+    echo "       (bash bench/run.sh NAME --help lists a benchmark's options)" >&2
+}
+
+# Check the name before any installing.
+if [ $# -gt 0 ]; then
+    case "$1" in
+        melds | engine | rules) ;;
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        *)
+            echo "unknown benchmark '$1'" >&2
+            usage
+            exit 2
+            ;;
+    esac
+fi
 
 if [ ! -x "$venv/bin/python" ]; then
     echo "creating $venv with $python" >&2
@@ -30,4 +63,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
     printf '%s' "$want" > "$stamp"
 fi
 
-exec "$venv/bin/python" "$here/bench_melds.py" "$@"
+if [ $# -gt 0 ]; then
+    name="$1"
+    shift
+    exec "$venv/bin/python" "$here/bench_$name.py" "$@"
+fi
+
+# All of them; a failing one does not stop the others, but sets the exit status.
+status=0
+for name in "${benchmarks[@]}"; do
+    echo "== bench_$name.py =="
+    "$venv/bin/python" "$here/bench_$name.py" || { rc=$?; [ "$status" -ne 0 ] || status=$rc; }
+    echo
+done
+exit "$status"
