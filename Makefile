@@ -33,7 +33,7 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/python -m pytest
 
-## bench: the meld benchmark against rlcard and open_spiel (own venv)
+## bench: every benchmark (melds, engine, rules) against rlcard and open_spiel (own venv)
 bench:
 	bash bench/run.sh
 
