@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench clean system-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,13 +12,17 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+## system-deps: the Debian packages for PDFs and their tests (apt-get when root)
+system-deps:
+	bash scripts/system-deps.sh
+
 ## run: set up, then list and validate every ruleset and house rule
-run: $(STAMP)
+run: $(STAMP) system-deps
 	$(BIN)/ginrules list
 	$(BIN)/ginrules validate --all
 
 ## test: set up, then ruff, mypy and the whole pytest suite
-test: $(STAMP)
+test: $(STAMP) system-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -30,7 +34,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) system-deps
 	$(BIN)/python -m pytest
 
 ## bench: every benchmark (melds, engine, rules) against rlcard and open_spiel (own venv)

@@ -5,11 +5,13 @@
 #   bash bench/run.sh melds --hands 2000       # one, with its own options
 #   bash bench/run.sh engine --games 1000 --json
 #   bash bench/run.sh rules
+#   bash bench/run.sh sheets
 #
 # melds:  bench_melds.py, least deadwood against open_spiel and rlcard
 # engine: bench_engine.py, whole hands per second against open_spiel and
 #         rlcard, and the seconds for strong-against-greedy games
 # rules:  bench_rules.py, loading, validating and compiling rulesets
+# sheets: bench_sheets.py, the classic rule sheet as HTML and PDF, cold and warm
 #
 # The two peer libraries live in bench/.venv only (git-ignored); they are never
 # dependencies of ginrules. ginrules itself is installed there in editable mode
@@ -21,7 +23,7 @@ root="$(cd "$here/.." && pwd)"
 venv="$here/.venv"
 python="${PYTHON:-python3.11}"
 peers=(rlcard==1.2.0 open_spiel==2.0.2)
-benchmarks=(melds engine rules)
+benchmarks=(melds engine rules sheets)
 
 usage() {
     local IFS='|'
@@ -33,7 +35,7 @@ usage() {
 # Check the name before any installing.
 if [ $# -gt 0 ]; then
     case "$1" in
-        melds | engine | rules) ;;
+        melds | engine | rules | sheets) ;;
         -h | --help)
             usage
             exit 0

@@ -1,0 +1,258 @@
+"""Worked examples for a rule sheet, computed by the engine under the ruleset.
+
+Nothing here types a score in by hand: each example lays fixed cards on the
+table and asks the engine (``settle``, ``score_hand``, the match classes) what
+this ruleset makes of them, so a house rule's sheet shows its own numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from ginrules.cards import Card, parse_cards
+from ginrules.engine.match import HandOutcome, HollywoodMatch, PartnershipGame
+from ginrules.engine.scoring import HandEnd, Showdown, layoff_words, score_hand
+from ginrules.engine.table import TableError, settle
+from ginrules.layoffs import best_defense
+from ginrules.melds import Arrangement, best_melds
+from ginrules.rules.compile import EngineConfig, FormatType, PartnershipDeck
+
+#: The hands the showdown examples try, in order; the first that fits the
+#: ruleset (hand size, knock limit) and ends the way the example needs is shown.
+_KNOCKER: Final = "5H 6H 7H 9C 9D 9S JC QC KC"
+_KNOCKS: Final = (
+    # (knocker's deadwood card, defender)
+    ("3D", "4H 8H 2S 3S 4S KD KH KS 7D 6C"),
+    ("AD", "4H 8H 2S 3S 4S KD KH KS 7D 6C"),
+)
+_UNDERCUTS: Final = (
+    ("8D", "8H 9H 2S 3S 4S KD KH KS 4C 2D"),  # HR's example: two lay-offs, down to 6
+    ("8D", "2S 3S 4S KD KH KS AC AH 2D 3C"),  # no lay-offs needed: 7 against 8
+    ("3D", "2S 3S 4S KD KH KS AC AH 2D 4C"),
+)
+_GIN: Final = ("5H 6H 7H 8H 9C 9D 9S JC QC KC", "4H 9H TC 2S 3S 4S KD KH KS 6D")
+_BIG_GIN: Final = ("4H 5H 6H 7H 8H 9C 9D 9S JC QC KC", "2S 3S 4S KD KH KS 6D TD AC 2C")
+#: Oklahoma's showdown examples turn up this card (limit 10, not a spade).
+_OKLAHOMA_UPCARD: Final = "QD"
+#: The hands of the Hollywood and partnership examples: (table seat, points).
+_HOLLYWOOD_HANDS: Final = ((0, 30), (1, 22), (0, 18), (0, 41), (1, 35), (1, 27))
+_PARTNERSHIP_TABLES: Final = ((0, 26), (1, 14))
+
+
+@dataclass(frozen=True)
+class ShowdownExample:
+    title: str
+    knocker: str
+    knocker_deadwood: int
+    layoffs: tuple[str, ...]
+    defender: str
+    defender_deadwood: int
+    outcome: str
+    winner: str
+    points: int
+    explain: str
+    upcard: str | None = None
+
+
+@dataclass(frozen=True)
+class LimitRow:
+    upcard: str
+    limit: str
+
+
+@dataclass(frozen=True)
+class HollywoodRow:
+    hand: int
+    winner: str
+    points: int
+    entered: str
+    columns: tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class PartnershipExample:
+    tables: tuple[str, ...]
+    net: str
+    points: int
+
+
+@dataclass
+class Examples:
+    """Every example this ruleset gets (the empty ones do not apply)."""
+
+    showdowns: list[ShowdownExample] = field(default_factory=list)
+    limits: list[LimitRow] = field(default_factory=list)
+    hollywood: list[HollywoodRow] = field(default_factory=list)
+    partnership: PartnershipExample | None = None
+    #: Why showdown examples are missing, when they are.
+    note: str | None = None
+
+
+def worked_examples(config: EngineConfig) -> Examples:
+    examples = Examples()
+    if config.hand_size == 10:
+        _showdowns(config, examples)
+    else:
+        examples.note = (
+            f"The showdown examples are for ten-card hands; this ruleset deals {config.hand_size}."
+        )
+    if config.oklahoma:
+        examples.limits = [
+            LimitRow(rank, _limit_words(config.knock_limit_for(Card.parse(f"{rank}H"))))
+            for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+        ]
+    if config.format is FormatType.HOLLYWOOD:
+        examples.hollywood = _hollywood(config)
+    if (
+        config.format is FormatType.PARTNERSHIP
+        and config.partnership_deck is PartnershipDeck.PER_PAIRING
+    ):
+        examples.partnership = _partnership(config)
+    return examples
+
+
+def _limit_words(limit: int) -> str:
+    return "gin only" if limit == 0 else f"knock with {limit} or less"
+
+
+def _showdowns(config: EngineConfig, examples: Examples) -> None:
+    upcard = Card.parse(_OKLAHOMA_UPCARD) if config.oklahoma else None
+    knock = _first(config, _KNOCKS, HandEnd.KNOCK, upcard)
+    if knock is not None:
+        examples.showdowns.append(_example("A knock", knock[1], upcard))
+    undercut = _first(config, _UNDERCUTS, HandEnd.UNDERCUT, upcard)
+    if undercut is not None:
+        examples.showdowns.append(_example("An undercut", undercut[1], upcard))
+    knocker, defender = (parse_cards(text) for text in _GIN)
+    gin = settle(config, knocker=knocker, defender=defender, upcard=upcard)
+    examples.showdowns.append(_example("Gin", gin, upcard))
+    if config.big_gin_bonus is not None:
+        eleven, defender = (parse_cards(text) for text in _BIG_GIN)
+        melds = best_melds(eleven, config.ace)
+        defense = best_defense(parse_cards(defender), (), config.ace)
+        score = score_hand(config, 0, defense.deadwood, big_gin=True)
+        examples.showdowns.append(
+            ShowdownExample(
+                "Big gin",
+                f"{_show(melds.melds)}, all eleven cards melded",
+                0,
+                (),
+                _defender_words(defense.arrangement),
+                score.defender_deadwood,
+                score.end.value,
+                "knocker",
+                score.points,
+                score.explain(),
+            )
+        )
+    if config.oklahoma and config.spades_double is not None and knock is not None:
+        doubled_by = Card.parse("TS")
+        doubled = _settle(config, knock[0], doubled_by)
+        if doubled is not None:
+            examples.showdowns.append(_example("A knock with a spade upcard", doubled, doubled_by))
+
+
+def _first(
+    config: EngineConfig,
+    candidates: Sequence[tuple[str, str]],
+    end: HandEnd,
+    upcard: Card | None,
+) -> tuple[tuple[str, str], Showdown] | None:
+    for candidate in candidates:
+        showdown = _settle(config, candidate, upcard)
+        if showdown is not None and showdown.score.end is end:
+            return candidate, showdown
+    return None
+
+
+def _settle(
+    config: EngineConfig, candidate: tuple[str, str], upcard: Card | None
+) -> Showdown | None:
+    deadwood_card, defender = candidate
+    try:
+        return settle(
+            config,
+            knocker=parse_cards(f"{_KNOCKER} {deadwood_card}"),
+            defender=parse_cards(defender),
+            upcard=upcard,
+        )
+    except TableError:  # over this ruleset's knock limit
+        return None
+
+
+def _show(melds: Sequence[object]) -> str:
+    return " ".join(f"[{meld}]" for meld in melds)
+
+
+def _defender_words(arrangement: Arrangement) -> str:
+    shown = _show(arrangement.melds)
+    rest = " ".join(str(c) for c in arrangement.unmatched)
+    return f"{shown} {rest}".strip()
+
+
+def _example(title: str, showdown: Showdown, upcard: Card | None) -> ShowdownExample:
+    knocker = showdown.knocker_arrangement
+    deadwood = " ".join(str(c) for c in knocker.unmatched)
+    score = showdown.score
+    return ShowdownExample(
+        title,
+        f"{_show(knocker.melds)}" + (f" + {deadwood}" if deadwood else ""),
+        score.knocker_deadwood,
+        tuple(layoff_words(showdown.defense, knocker.melds)),
+        _defender_words(showdown.defense.arrangement),
+        score.defender_deadwood,
+        score.end.value,
+        "knocker" if score.knocker_wins else "defender",
+        score.points,
+        score.explain(),
+        None if upcard is None else str(upcard),
+    )
+
+
+def _hollywood(config: EngineConfig) -> list[HollywoodRow]:
+    match = HollywoodMatch(config, seed=0)
+    rows = []
+    for number, (seat, points) in enumerate(_HOLLYWOOD_HANDS, 1):
+        if match.finished:
+            break
+        (deal,) = match.deals()
+        before = [list(board.points) for board in match.boards]
+        match.record([HandOutcome(deal.seats.index(seat), points)])
+        entered = [
+            str(n)
+            for n, (board, old) in enumerate(zip(match.boards, before, strict=True), 1)
+            if list(board.points) != old
+        ]
+        rows.append(
+            HollywoodRow(
+                number,
+                "AB"[seat],
+                points,
+                ", ".join(entered) or "none",
+                tuple(f"{b.points[0]}-{b.points[1]}" for b in match.boards),  # type: ignore[arg-type]
+            )
+        )
+    return rows
+
+
+def _partnership(config: EngineConfig) -> PartnershipExample:
+    game = PartnershipGame(config, seed=0)
+    deals = game.deals()
+    outcomes = []
+    tables = []
+    for deal, (team, points) in zip(deals, _PARTNERSHIP_TABLES, strict=True):
+        winner = next(seat for seat in deal.seats if seat % 2 == team)
+        outcomes.append(HandOutcome(deal.seats.index(winner), points))
+        tables.append(
+            f"players {deal.seats[0] + 1} and {deal.seats[1] + 1}:"
+            f" player {winner + 1} (team {'AB'[team]}) wins {points}"
+        )
+    game.record(outcomes)
+    net = game.net
+    winning = "A" if net > 0 else "B"
+    (_, won), (_, lost) = _PARTNERSHIP_TABLES
+    return PartnershipExample(
+        tuple(tables), f"team {winning} scores {abs(net)} ({won} - {lost})", abs(net)
+    )

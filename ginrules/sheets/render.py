@@ -1,0 +1,247 @@
+"""Render rule sheets and score pads: HTML from the Jinja templates, PDF from that HTML.
+
+One function per document and format; the ``ginrules sheet`` and ``scorepad``
+commands and the web site all call these, so they print the same pages. A
+rendered document depends only on the compiled rules (the fingerprint), the
+ruleset's words (name, description, author, notes) and the options, so it is
+kept in a small in-memory cache under those.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any, Final, Literal
+
+import jinja2
+from markupsafe import Markup
+
+from ginrules import __version__
+from ginrules import schema as ruleset_schema
+from ginrules.rules import locate
+from ginrules.rules.compile import EngineConfig, compile_ruleset
+from ginrules.rules.load import Ruleset
+from ginrules.sheets.examples import worked_examples
+from ginrules.sheets.marks import Marks, words
+from ginrules.sheets.qr import qr_data_uri
+
+Paper = Literal["a4", "letter"]
+Document = Literal["sheet", "scorepad"]
+PAPERS: Final = ("a4", "letter")
+
+#: Where the online copies live when neither the caller nor the environment says.
+DEFAULT_BASE_URL: Final = "http://127.0.0.1:5000"
+
+
+def default_base_url() -> str:
+    """``PUBLIC_BASE_URL`` from the environment (the web site's setting), or the local site."""
+    return os.environ.get("PUBLIC_BASE_URL", "").strip() or DEFAULT_BASE_URL
+
+
+def online_url(base_url: str, ruleset: Ruleset) -> str:
+    """The web page of a shipped ruleset or house rule under ``base_url``."""
+    return f"{base_url.rstrip('/')}/rules/{ruleset.name}"
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    paper: Paper = "a4"
+    large_print: bool = False
+    #: The online copy the QR code opens; None: ``online_url(default_base_url(), ...)``.
+    url: str | None = None
+    #: Shown in the header, e.g. "version 3" on the web site; None for a file.
+    version: str | None = None
+    #: The date in the header; None: today.
+    date: dt.date | None = None
+
+    def for_ruleset(self, ruleset: Ruleset) -> SheetOptions:
+        """These options with the URL and date filled in."""
+        return replace(
+            self,
+            url=self.url or online_url(default_base_url(), ruleset),
+            date=self.date or dt.date.today(),
+        )
+
+
+class _Cache:
+    """A small thread-safe LRU of rendered documents, with hit counts for the benchmark."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple[Any, ...], str | bytes] = OrderedDict()
+        self.lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: tuple[Any, ...], make: Callable[[], str | bytes]) -> str | bytes:
+        with self.lock:
+            if key in self.items:
+                self.items.move_to_end(key)
+                self.hits += 1
+                return self.items[key]
+            self.misses += 1
+        value = make()
+        with self.lock:
+            self.items[key] = value
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+            self.hits = self.misses = 0
+
+
+CACHE: Final = _Cache(128)
+
+
+def _key(
+    document: Document, kind: str, ruleset: Ruleset, config: EngineConfig, options: SheetOptions
+) -> tuple[Any, ...]:
+    doc = ruleset.document
+    words_of = tuple(str(doc.get(field)) for field in ("name", "description", "author", "notes"))
+    return (document, kind, config.fingerprint, ruleset.name, words_of, options)
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(locate.templates_dir()),
+        autoescape=jinja2.select_autoescape(["html"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        extensions=["jinja2.ext.do"],
+    )
+    env.filters["words"] = words
+    return env
+
+
+def sheet_html(ruleset: Ruleset, options: SheetOptions | None = None) -> str:
+    """The rule sheet as a self-contained HTML page (CSS and QR code inline)."""
+    config = compile_ruleset(ruleset)
+    filled = (options or SheetOptions()).for_ruleset(ruleset)
+    made = CACHE.get(
+        _key("sheet", "html", ruleset, config, filled),
+        lambda: _render("sheet.html", ruleset, config, filled),
+    )
+    assert isinstance(made, str)
+    return made
+
+
+def scorepad_html(ruleset: Ruleset, options: SheetOptions | None = None) -> str:
+    """A score pad that fits the ruleset's format and scoring, as HTML."""
+    config = compile_ruleset(ruleset)
+    filled = (options or SheetOptions()).for_ruleset(ruleset)
+    made = CACHE.get(
+        _key("scorepad", "html", ruleset, config, filled),
+        lambda: _render("scorepad.html", ruleset, config, filled),
+    )
+    assert isinstance(made, str)
+    return made
+
+
+def sheet_pdf(ruleset: Ruleset, options: SheetOptions | None = None) -> bytes:
+    """The rule sheet as a PDF with selectable text and title/author metadata."""
+    return _pdf("sheet", ruleset, options, sheet_html)
+
+
+def scorepad_pdf(ruleset: Ruleset, options: SheetOptions | None = None) -> bytes:
+    return _pdf("scorepad", ruleset, options, scorepad_html)
+
+
+def _pdf(
+    document: Document,
+    ruleset: Ruleset,
+    options: SheetOptions | None,
+    html: Callable[[Ruleset, SheetOptions], str],
+) -> bytes:
+    config = compile_ruleset(ruleset)
+    filled = (options or SheetOptions()).for_ruleset(ruleset)
+    made = CACHE.get(
+        _key(document, "pdf", ruleset, config, filled),
+        lambda: _to_pdf(html(ruleset, filled)),
+    )
+    assert isinstance(made, bytes)
+    return made
+
+
+def _to_pdf(html: str) -> bytes:
+    import weasyprint  # imported late: it takes a third of a second
+
+    pdf = weasyprint.HTML(string=html, base_url=str(locate.templates_dir())).write_pdf()
+    assert pdf is not None
+    return bytes(pdf)
+
+
+def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: SheetOptions) -> str:
+    marks = Marks(ruleset)
+    assert options.url is not None and options.date is not None
+
+    def value(dotted: str, shown: object = None) -> Markup:
+        """A knob's value in words, marked when it departs from classic."""
+        ruleset_schema.knob(dotted)  # a misspelt knob fails the render, not the reader
+        text = words(ruleset.value(dotted) if shown is None else shown)
+        return Markup('<span class="knob" data-knob="{}">{}</span>{}').format(
+            dotted, text, mark(dotted)
+        )
+
+    def mark(dotted: str) -> Markup:
+        """The house-rule mark of a knob (empty when it plays as classic)."""
+        ruleset_schema.knob(dotted)
+        footnote = marks.note(dotted)
+        if footnote is None:
+            return Markup("")
+        return Markup(
+            ' <span class="house" data-house="{knob}">house rule, classic {classic}'
+            '<a class="ref" href="#note-{n}">{n}</a></span>'
+        ).format(knob=dotted, classic=footnote.classic, n=footnote.number)
+
+    doc = ruleset.document
+    return (
+        environment()
+        .get_template(template)
+        .render(
+            r=ruleset,
+            doc=doc,
+            c=config,
+            options=options,
+            fingerprint=config.fingerprint,
+            generator=f"ginrules {__version__}",
+            value=value,
+            mark=mark,
+            marks=marks,
+            examples=worked_examples(config),
+            fixed_rules=ruleset_schema.fixed_rules(),
+            qr=qr_data_uri(options.url),
+            paragraphs=_paragraphs,
+        )
+    )
+
+
+def _paragraphs(notes: object) -> list[str]:
+    """The table notes (a list, or one text) as paragraphs; escaped by the template."""
+    if not notes:
+        return []
+    items = notes if isinstance(notes, list | tuple) else str(notes).split("\n\n")
+    return [" ".join(str(item).split()) for item in items if str(item).strip()]
+
+
+__all__ = [
+    "CACHE",
+    "PAPERS",
+    "Paper",
+    "SheetOptions",
+    "default_base_url",
+    "online_url",
+    "scorepad_html",
+    "scorepad_pdf",
+    "sheet_html",
+    "sheet_pdf",
+]
