@@ -1,0 +1,1 @@
+"""Printable rule sheets and score pads, rendered from a compiled ruleset."""
