@@ -98,11 +98,19 @@ def load_ruleset(reference: str | Path) -> Ruleset:
 
 
 def load_ruleset_text(
-    text: str | bytes, name: str = "<string>", base_dir: Path | None = None
+    text: str | bytes,
+    name: str = "<string>",
+    base_dir: Path | None = None,
+    *,
+    shipped_only: bool = False,
 ) -> Ruleset:
-    """Load a ruleset from text (an editor, a form); ``extends`` paths resolve from ``base_dir``."""
+    """Load a ruleset from text (an editor, a form); ``extends`` paths resolve from ``base_dir``.
+
+    With ``shipped_only`` (text from the web), ``extends`` must name a shipped
+    ruleset or house rule: a path is an error and no file is read.
+    """
     source = load_yaml_text(text, name)
-    layer = _layer_from_source(source, base_dir, ())
+    layer = _layer_from_source(source, None if shipped_only else base_dir, (), shipped_only)
     return _finish(layer, Path(name))
 
 
@@ -122,7 +130,7 @@ def _load_chain(path: Path, seen: tuple[Path, ...]) -> _Layer:
 
 
 def _layer_from_source(
-    source: SourceDocument, folder: Path | None, seen: tuple[Path, ...]
+    source: SourceDocument, folder: Path | None, seen: tuple[Path, ...], shipped_only: bool = False
 ) -> _Layer:
     errors = schema_diagnostics(source)
     data = source.data if isinstance(source.data, dict) else {}
@@ -130,7 +138,7 @@ def _layer_from_source(
     reference = data.get("extends")
     if isinstance(reference, str) and not any(d.path == ("extends",) for d in errors):
         try:
-            base = _load_base(reference, source, folder, seen)
+            base = _load_base(reference, source, folder, seen, shipped_only)
         except RulesetError as error:
             errors.extend(error.diagnostics)
     if errors:
@@ -153,13 +161,21 @@ def _layer_from_source(
 
 
 def _load_base(
-    reference: str, source: SourceDocument, folder: Path | None, seen: tuple[Path, ...]
+    reference: str,
+    source: SourceDocument,
+    folder: Path | None,
+    seen: tuple[Path, ...],
+    shipped_only: bool = False,
 ) -> _Layer:
     mark = source.mark_for(("extends",))
     line, column = (mark.line, mark.column) if mark else (None, None)
 
     def problem(message: str) -> RulesetError:
         return RulesetError([Diagnostic("error", source.name, message, line, column, ("extends",))])
+
+    if shipped_only and locate.looks_like_path(reference):
+        known = ", ".join(entry.name for entry in locate.entries())
+        raise problem(f"extends must name a shipped ruleset ({known}), not a file path")
 
     try:
         path = locate.resolve(reference, folder)

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -23,6 +21,7 @@ from markupsafe import Markup
 
 from ginrules import __version__
 from ginrules import schema as ruleset_schema
+from ginrules.lru import LruCache
 from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset
@@ -68,37 +67,8 @@ class SheetOptions:
         )
 
 
-class _Cache:
-    """A small thread-safe LRU of rendered documents, with hit counts for the benchmark."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple[Any, ...], str | bytes] = OrderedDict()
-        self.lock = threading.Lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: tuple[Any, ...], make: Callable[[], str | bytes]) -> str | bytes:
-        with self.lock:
-            if key in self.items:
-                self.items.move_to_end(key)
-                self.hits += 1
-                return self.items[key]
-            self.misses += 1
-        value = make()
-        with self.lock:
-            self.items[key] = value
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        with self.lock:
-            self.items.clear()
-            self.hits = self.misses = 0
-
-
-CACHE: Final = _Cache(128)
+#: Rendered documents by (document, format, fingerprint, name, words, options).
+CACHE: Final[LruCache[tuple[Any, ...], str | bytes]] = LruCache(128)
 
 
 def _key(
