@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ginrules.cli import deadwood, games, play, rulesets, score, sheets
+from ginrules.cli import deadwood, games, play, rulesets, score, sheets, web
 from ginrules.cli.common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Command, Output
 from ginrules.cli.rulesets import knob_table_markdown
 
@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
         sub.set_defaults(handler=handler)
         return sub
 
-    for module in (rulesets, deadwood, score, games, play, sheets):
+    for module in (rulesets, deadwood, score, games, play, sheets, web):
         module.register(add)
     return parser
 

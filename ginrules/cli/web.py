@@ -1,0 +1,113 @@
+"""``ginrules serve`` (the site under gunicorn) and ``ginrules db upgrade|status``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from ginrules.cli.common import EXIT_INVALID, EXIT_OK, AddCommand, Output
+
+
+def _store(output: Output) -> Any:
+    from ginrules.web import settings
+    from ginrules.web.storage import Store
+
+    try:
+        config = settings.load()
+    except settings.SettingsError as error:
+        output.problem(f"error: {error}")
+        return None
+    return Store(str(config["DATABASE_URL"]))
+
+
+def cmd_db(args: argparse.Namespace, output: Output) -> int:
+    from ginrules.web.storage import StorageError
+
+    store = _store(output)
+    if store is None:
+        return EXIT_INVALID
+    try:
+        if args.action == "upgrade":
+            applied = store.upgrade()
+            done = ", ".join(applied) if applied else "nothing to do"
+            output.line(f"database {store.url}: {done}; schema at {store.current()[-1]}")
+        else:
+            current = store.current()
+            output.line(f"database {store.url}: {len(current)} migration(s) applied")
+            for name in current:
+                output.line(f"  {name}")
+            output.line(f"{store.count()} saved house rule(s)")
+    except StorageError as error:
+        output.problem(f"error: {error}")
+        return EXIT_INVALID
+    except Exception as error:  # the database is unreachable or refuses us
+        output.problem(
+            f"error: cannot use the database {store.url}: {error.__class__.__name__}: {error}"
+        )
+        return EXIT_INVALID
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def cmd_serve(args: argparse.Namespace, output: Output) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    from ginrules.web import create_app, settings
+
+    try:
+        config = settings.load()
+    except settings.SettingsError as error:
+        output.problem(f"error: {error}")
+        return EXIT_INVALID
+    if cmd_db(argparse.Namespace(action="upgrade"), output) != EXIT_OK:
+        return EXIT_INVALID
+    app = create_app()
+    bind = f"{args.host}:{args.port}"
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            options = {
+                "bind": bind,
+                "workers": args.workers,
+                "threads": args.threads,
+                "worker_class": "gthread",
+                "accesslog": "-" if args.access_log else None,
+                "errorlog": "-",
+                "timeout": 60,
+                "graceful_timeout": 10,
+            }
+            for key, value in options.items():
+                if value is not None:
+                    self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            return app
+
+    output.line(f"ginrules is at http://{bind}/  (public address {config['PUBLIC_BASE_URL']})")
+    output.line(f"database: {config['DATABASE_URL'].split('@')[-1]}; Ctrl-C stops it")
+    os.environ.setdefault("SERVER_SOFTWARE", "gunicorn")
+    Server().run()
+    return EXIT_OK
+
+
+def register(add: AddCommand) -> None:
+    serve = add(
+        "serve",
+        cmd_serve,
+        "run the web site under gunicorn (DATABASE_URL, PUBLIC_BASE_URL, SECRET_KEY)",
+        "ginrules serve --port 5000",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=5000, help="port (5000)")
+    serve.add_argument("--workers", type=int, default=2, help="worker processes (2)")
+    serve.add_argument("--threads", type=int, default=4, help="threads per worker (4)")
+    serve.add_argument("--access-log", action="store_true", help="log every request")
+    db = add(
+        "db",
+        cmd_db,
+        "create or upgrade the database schema (DATABASE_URL), or show its status",
+        "ginrules db upgrade",
+    )
+    db.add_argument("action", choices=("upgrade", "status"))

@@ -1,0 +1,332 @@
+"""The JSON API: list and read rulesets and house rules, create and update house rules,
+the compiled configuration, the diff against any other ruleset. Described by the
+OpenAPI document at ``/api/openapi.json`` (:mod:`ginrules.web.openapi`).
+
+Every bad input is a 4xx with field-level messages; a failed save changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+
+from ginrules.rules.diagnostics import Diagnostic
+from ginrules.rules.diff import diff
+from ginrules.rules.yamlsource import MAX_FILE_BYTES
+from ginrules.web import openapi, refs
+from ginrules.web.pages import _draft, absolute, compiled_json, links, read_yaml, store
+from ginrules.web.security import limiter, save_limit
+from ginrules.web.storage import Version, hash_secret, new_secret, secret_matches
+
+blueprint = Blueprint("api", __name__, url_prefix="/api")
+
+_JSON_KEYS = {"yaml", "ruleset", "forked_from"}
+
+
+class BadInput(Exception):
+    def __init__(self, status: int, message: str, errors: list[dict[str, Any]] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.errors = errors or []
+
+
+@blueprint.errorhandler(BadInput)
+def bad_input(error: BadInput) -> Response:
+    response = jsonify({"error": error.message, "status": error.status, "errors": error.errors})
+    response.status_code = error.status
+    return response
+
+
+def _summary(loaded: refs.Loaded) -> dict[str, Any]:
+    doc = loaded.ruleset.document
+    data: dict[str, Any] = {
+        "ref": loaded.ref,
+        "name": loaded.title,
+        "description": str(doc.get("description") or ""),
+        "author": str(doc.get("author") or ""),
+        "fingerprint": loaded.fingerprint,
+        **links(loaded),
+    }
+    if loaded.version is not None:
+        version = loaded.version
+        data.update(
+            slug=version.slug,
+            version=version.number,
+            latest_version=version.latest,
+            base=version.base,
+            created_at=version.created_at.isoformat(),
+            forked_from=(
+                f"h/{version.forked_from[0]}/v{version.forked_from[1]}"
+                if version.forked_from
+                else None
+            ),
+        )
+    else:
+        data["kind"] = next(
+            e.kind for e in refs.shipped_names() if e.name == loaded.ruleset.name
+        ).removesuffix("s")
+    return data
+
+
+def _detail(loaded: refs.Loaded) -> dict[str, Any]:
+    return {
+        **_summary(loaded),
+        "document": _plain(loaded.ruleset.document),
+        "warnings": [_diagnostic(w) for w in loaded.ruleset.warnings],
+    }
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _diagnostic(diagnostic: Diagnostic) -> dict[str, Any]:
+    data = diagnostic.to_json()
+    data["field"] = ".".join(str(p) for p in diagnostic.path) or None
+    return data
+
+
+@blueprint.get("/openapi.json")
+def openapi_document() -> Response:
+    return jsonify(openapi.document(str(current_app.config["PUBLIC_BASE_URL"])))
+
+
+@blueprint.get("/rulesets")
+def list_rulesets() -> Response:
+    found = [refs.shipped(entry.name) for entry in refs.shipped_names()]
+    return jsonify({"rulesets": [_summary(loaded) for loaded in found if loaded]})
+
+
+@blueprint.get("/rulesets/<name>")
+def get_ruleset(name: str) -> Response:
+    return jsonify(_detail(_found(refs.shipped(name))))
+
+
+@blueprint.get("/rulesets/<name>/config")
+def ruleset_config(name: str) -> Response:
+    return jsonify(compiled_json(_found(refs.shipped(name))))
+
+
+@blueprint.get("/houserules")
+def list_houserules() -> Response:
+    limit = _int_arg("limit", 20, 1, 100)
+    recent = [refs.saved(store(), v.slug, v.number) for v in store().recent(limit)]
+    return jsonify({"houserules": [_summary(loaded) for loaded in recent if loaded]})
+
+
+@blueprint.get("/houserules/<slug>")
+def get_houserule(slug: str) -> Response:
+    return jsonify(_detail(_found(refs.saved(store(), slug))))
+
+
+@blueprint.get("/houserules/<slug>/versions")
+def list_versions(slug: str) -> Response:
+    found = store().versions(slug)
+    if not found:
+        abort(404)
+    loaded = [refs.saved(store(), slug, v.number) for v in found]
+    return jsonify({"versions": [_summary(item) for item in loaded if item]})
+
+
+@blueprint.get("/houserules/<slug>/versions/<int:number>")
+def get_version(slug: str, number: int) -> Response:
+    return jsonify(_detail(_found(refs.saved(store(), slug, number))))
+
+
+@blueprint.get("/houserules/<slug>/versions/<int:number>/config")
+def version_config(slug: str, number: int) -> Response:
+    return jsonify(compiled_json(_found(refs.saved(store(), slug, number))))
+
+
+@blueprint.get("/diff")
+def diff_rulesets() -> Response:
+    a = request.args.get("a", "")
+    b = request.args.get("b", "")
+    errors = [
+        {
+            "field": name,
+            "message": f"no ruleset {value!r} (a shipped name, h/<slug> or h/<slug>/v<n>)",
+        }
+        for name, value in (("a", a), ("b", b))
+        if refs.resolve(store(), value) is None
+    ]
+    if errors:
+        raise BadInput(400, "both a and b must name rulesets", errors)
+    before = refs.resolve(store(), a)
+    after = refs.resolve(store(), b)
+    assert before is not None and after is not None
+    changes = diff(before.ruleset, after.ruleset)
+    return jsonify(
+        {
+            "a": before.ref,
+            "b": after.ref,
+            "changes": [
+                {**change.to_json(), "sentence": change.sentence(before.ref, after.ref)}
+                for change in changes
+            ],
+        }
+    )
+
+
+@blueprint.post("/houserules")
+@limiter.limit(save_limit)
+def create_houserule() -> tuple[Response, int]:
+    text, forked_from = _read_body()
+    ruleset, base = _validated(text)
+    origin = None
+    if forked_from:
+        parent = refs.resolve(store(), forked_from)
+        if parent is None or parent.version is None:
+            raise BadInput(
+                400,
+                "forked_from must name a saved house rule",
+                [{"field": "forked_from", "message": f"no saved house rule {forked_from!r}"}],
+            )
+        origin = (parent.version.slug, parent.version.number)
+    secret = new_secret()
+    version = store().create(_draft(ruleset, text, base), hash_secret(secret), origin)
+    return _saved(version, secret), 201
+
+
+@blueprint.put("/houserules/<slug>")
+@limiter.limit(save_limit)
+def update_houserule(slug: str) -> tuple[Response, int]:
+    stored = store().edit_hash(slug)
+    if stored is None:
+        abort(404)
+    secret = request.headers.get("X-Edit-Secret", "")
+    if not secret:
+        raise BadInput(
+            401,
+            "send the edit secret in the X-Edit-Secret header",
+            [{"field": "X-Edit-Secret", "message": "missing"}],
+        )
+    if not secret_matches(secret, stored):
+        raise BadInput(
+            403,
+            "that edit secret is not right for these house rules",
+            [{"field": "X-Edit-Secret", "message": "wrong secret"}],
+        )
+    text, _ = _read_body()
+    ruleset, base = _validated(text)
+    version = store().add_version(slug, _draft(ruleset, text, base))
+    return _saved(version, None), 201
+
+
+def _saved(version: Version, secret: str | None) -> Response:
+    loaded = refs.saved(store(), version.slug, version.number)
+    assert loaded is not None
+    data = _summary(loaded)
+    data["edit_url"] = (
+        absolute(url_for("pages.edit", slug=version.slug, key=secret)) if secret else None
+    )
+    if secret:
+        data["edit_secret"] = secret
+    response = jsonify(data)
+    response.headers["Location"] = data["page_url"]
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _read_body() -> tuple[str, str]:
+    """The ruleset text of a create or update: raw YAML, or JSON ``{"yaml"|"ruleset": ...}``."""
+    raw = request.get_data(cache=False)
+    if len(raw) > current_app.config["MAX_CONTENT_LENGTH"]:
+        abort(413)
+    try:
+        body = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadInput(
+            400,
+            f"the body is not valid UTF-8 (byte {error.start})",
+            [{"field": "body", "message": "not UTF-8"}],
+        ) from None
+    kind = request.mimetype
+    if kind in ("application/yaml", "application/x-yaml", "text/yaml", "text/plain"):
+        return body, ""
+    if kind != "application/json":
+        raise BadInput(
+            415,
+            "send application/json or application/yaml",
+            [{"field": "Content-Type", "message": f"{kind or 'none'} is not accepted"}],
+        )
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise BadInput(
+            400, "the body is not valid JSON", [{"field": "body", "message": "invalid JSON"}]
+        ) from None
+    if not isinstance(data, dict):
+        raise BadInput(400, "send a JSON object", [{"field": "body", "message": "not an object"}])
+    unknown = sorted(set(data) - _JSON_KEYS)
+    if unknown:
+        raise BadInput(
+            400,
+            f"unknown field(s): {', '.join(unknown)}",
+            [{"field": name, "message": "unknown field"} for name in unknown],
+        )
+    forked_from = data.get("forked_from") or ""
+    if not isinstance(forked_from, str):
+        raise BadInput(
+            400, "forked_from is a string", [{"field": "forked_from", "message": "not a string"}]
+        )
+    if ("yaml" in data) == ("ruleset" in data):
+        raise BadInput(
+            400,
+            "send exactly one of yaml (text) or ruleset (an object)",
+            [{"field": "yaml", "message": "give yaml or ruleset"}],
+        )
+    if "yaml" in data:
+        if not isinstance(data["yaml"], str):
+            raise BadInput(400, "yaml is a string", [{"field": "yaml", "message": "not a string"}])
+        return data["yaml"], forked_from
+    if not isinstance(data["ruleset"], dict):
+        raise BadInput(
+            400, "ruleset is an object", [{"field": "ruleset", "message": "not an object"}]
+        )
+    text = yaml.safe_dump(data["ruleset"], sort_keys=False, allow_unicode=True)
+    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        abort(413)
+    return text, forked_from
+
+
+def _validated(text: str) -> tuple[Any, str]:
+    ruleset, diagnostics, base = read_yaml(text)
+    if ruleset is None:
+        raise BadInput(
+            422,
+            "the ruleset has errors",
+            [_diagnostic(d) for d in diagnostics if d.severity == "error"],
+        )
+    return ruleset, base
+
+
+def _found(loaded: refs.Loaded | None) -> refs.Loaded:
+    if loaded is None:
+        abort(404)
+    return loaded
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BadInput(
+            400, f"{name} is a whole number", [{"field": name, "message": "not a number"}]
+        ) from None
+    if not low <= value <= high:
+        raise BadInput(
+            400, f"{name} is from {low} to {high}", [{"field": name, "message": "out of range"}]
+        )
+    return value

@@ -1,0 +1,205 @@
+"""The house-rules builder: every knob as a form control, and back to YAML.
+
+The form is generated from the schema (sections, knobs, choices, ranges,
+descriptions, sources), so a new knob appears in the builder without touching
+this module. A submitted form becomes a minimal overlay (only what differs
+from the base), validated by the same loader as any file; each error goes back
+beside its field, and every field keeps what the person typed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import yaml
+
+from ginrules import schema as ruleset_schema
+from ginrules.rules.diagnostics import Diagnostic, RulesetError
+from ginrules.rules.load import Ruleset
+from ginrules.sheets.marks import words
+from ginrules.web import refs
+
+#: Words fields of the form, beside the knobs.
+WORD_FIELDS: Final = ("name", "author", "description", "notes")
+
+
+@dataclass(frozen=True)
+class Control:
+    """One knob as a form control."""
+
+    knob: ruleset_schema.Knob
+    kind: str  # "select", "number", "boolean"
+    options: tuple[tuple[str, str], ...] = ()
+    step: str = "1"
+
+    @property
+    def field(self) -> str:
+        return self.knob.dotted
+
+    @property
+    def sources(self) -> str:
+        return "; ".join(f"{words(p.value)}: {', '.join(p.sources)}" for p in self.knob.published)
+
+
+def _control(knob: ruleset_schema.Knob) -> Control:
+    if knob.choices is not None:
+        return Control(knob, "select", tuple((str(c), words(c)) for c in knob.choices))
+    if "boolean" in knob.types:
+        return Control(knob, "boolean", (("true", "yes"), ("false", "no")))
+    return Control(knob, "number", step="any" if "number" in knob.types else "1")
+
+
+def sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:
+    return [
+        (section, [_control(k) for k in section.knobs]) for section in ruleset_schema.sections()
+    ]
+
+
+def show(value: object) -> str:
+    """A knob value as a form field holds it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def values_of(ruleset: Ruleset) -> dict[str, str]:
+    """The form fields of an existing ruleset (its words and every knob)."""
+    doc = ruleset.document
+    notes = doc.get("notes") or []
+    values = {
+        "name": str(doc.get("name") or ""),
+        "author": str(doc.get("author") or ""),
+        "description": str(doc.get("description") or ""),
+        "notes": "\n".join(str(n) for n in notes),
+    }
+    for knob in ruleset_schema.knobs():
+        values[knob.dotted] = show(ruleset.value(knob.dotted))
+    return values
+
+
+@dataclass
+class Submission:
+    """A submitted builder form: what was typed, the YAML made of it, the errors."""
+
+    values: dict[str, str]
+    base: str
+    errors: dict[str, list[str]] = field(default_factory=dict)
+    #: Errors with no field of their own (shown at the top).
+    general: list[str] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    yaml_text: str = ""
+    ruleset: Ruleset | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.ruleset is not None and not self.errors and not self.general
+
+    def add(self, name: str, message: str) -> None:
+        self.errors.setdefault(name, []).append(message)
+
+
+def read_form(form: Mapping[str, str], base: str) -> Submission:
+    """Turn the posted fields into an overlay of ``base`` and validate it."""
+    known = {knob.dotted for knob in ruleset_schema.knobs()}
+    values = {key: str(form.get(key, "")) for key in (*WORD_FIELDS, *known)}
+    submission = Submission(values, base)
+    loaded = refs.shipped(base)
+    if loaded is None:
+        submission.general.append(f"unknown base ruleset {base!r}")
+        return submission
+    document: dict[str, Any] = {"name": values["name"].strip()}
+    for word in ("description", "author"):
+        if values[word].strip():
+            document[word] = " ".join(values[word].split())
+    document["extends"] = base
+    notes = [line.strip() for line in values["notes"].splitlines() if line.strip()]
+    if notes:
+        document["notes"] = notes
+    for knob in ruleset_schema.knobs():
+        raw = values[knob.dotted].strip()
+        if raw == "" and knob.dotted not in form:
+            continue  # a control the page did not send: keep the base's value
+        try:
+            value = _parse(knob, raw)
+        except ValueError as error:
+            submission.add(knob.dotted, str(error))
+            continue
+        if not ruleset_schema.same_value(value, loaded.ruleset.value(knob.dotted)):
+            document.setdefault(knob.section, {})[knob.name] = value
+    if not document["name"]:
+        submission.add("name", "give your house rules a name")
+    submission.yaml_text = to_yaml(document)
+    if submission.errors:
+        return submission
+    try:
+        submission.ruleset = refs.parse_saved_text(submission.yaml_text, "form")
+    except RulesetError as error:
+        for diagnostic in error.diagnostics:
+            _place(submission, diagnostic)
+        return submission
+    submission.warnings = list(submission.ruleset.warnings)
+    return submission
+
+
+def _place(submission: Submission, diagnostic: Diagnostic) -> None:
+    if diagnostic.severity != "error":
+        submission.warnings.append(diagnostic)
+        return
+    path = diagnostic.path
+    text = diagnostic.message + (
+        f" (expected {diagnostic.expected})" if diagnostic.expected else ""
+    )
+    if len(path) >= 2 and f"{path[0]}.{path[1]}" in submission.values:
+        submission.add(f"{path[0]}.{path[1]}", text)
+    elif path and str(path[0]) in submission.values:
+        submission.add(str(path[0]), text)
+    else:
+        submission.general.append(text)
+
+
+def _parse(knob: ruleset_schema.Knob, raw: str) -> object:
+    if knob.choices is not None:
+        if raw not in {str(c) for c in knob.choices}:
+            raise ValueError(f"choose one of {', '.join(str(c) for c in knob.choices)}")
+        return raw
+    if "boolean" in knob.types:
+        if raw not in ("true", "false"):
+            raise ValueError("choose yes or no")
+        return raw == "true"
+    if raw == "":
+        if "null" in knob.types:
+            return None
+        raise ValueError("give a number")
+    if "integer" in knob.types and "number" not in knob.types:
+        try:
+            return int(raw)
+        except ValueError:
+            raise ValueError(f"{raw!r} is not a whole number") from None
+    try:
+        number = float(raw)
+    except ValueError:
+        raise ValueError(f"{raw!r} is not a number") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{raw!r} is not a number")
+    return int(number) if number.is_integer() else number
+
+
+def to_yaml(document: Mapping[str, Any]) -> str:
+    """The overlay as a YAML file, with the schema comment editors understand."""
+    body = yaml.safe_dump(dict(document), sort_keys=False, allow_unicode=True, width=88)
+    return "# yaml-language-server: $schema=/schema/ruleset.schema.json\n" + body
+
+
+def base_of(ruleset: Ruleset) -> str:
+    """The shipped ruleset a saved one extends (the first file after its own)."""
+    for link in ruleset.chain[1:2]:
+        name = link.rsplit("/", 1)[-1].removesuffix(".yaml").removesuffix(".yml")
+        return name
+    return ""

@@ -1,0 +1,405 @@
+"""The OpenAPI 3.1 description of the JSON API (served at ``/api/openapi.json``).
+
+Written next to the code it describes and checked against the running API
+with schemathesis (``tests/test_openapi.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ginrules import __version__
+
+_REF = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9_-]{0,63}$"}
+_SLUG = {"type": "string", "pattern": r"^[2-9a-z]{4,16}$"}
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+    }
+
+
+def _json(schema_ref: str, description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}}},
+    }
+
+
+_NOT_FOUND = _error_response("No such ruleset or house rule")
+
+
+def _url() -> dict[str, Any]:
+    return {"type": "string", "format": "uri"}
+
+
+def document(base_url: str) -> dict[str, Any]:
+    summary_props: dict[str, Any] = {
+        "ref": {"type": "string"},
+        "name": {"type": "string"},
+        "description": {"type": "string"},
+        "author": {"type": "string"},
+        "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "kind": {"type": "string", "enum": ["ruleset", "houserule"]},
+        "slug": _SLUG,
+        "version": {"type": "integer", "minimum": 1},
+        "latest_version": {"type": "integer", "minimum": 1},
+        "base": {"type": "string"},
+        "created_at": {"type": "string", "format": "date-time"},
+        "forked_from": {"type": ["string", "null"]},
+        **{
+            name: _url()
+            for name in (
+                "page_url",
+                "share_url",
+                "sheet_url",
+                "pdf_url",
+                "scorepad_url",
+                "scorepad_pdf_url",
+                "qr_png_url",
+                "qr_svg_url",
+                "yaml_url",
+                "json_url",
+                "fork_url",
+                "versions_url",
+            )
+        },
+    }
+    required = [
+        "ref",
+        "name",
+        "fingerprint",
+        "page_url",
+        "share_url",
+        "sheet_url",
+        "pdf_url",
+        "qr_png_url",
+        "qr_svg_url",
+    ]
+    slug_param = {"name": "slug", "in": "path", "required": True, "schema": _SLUG}
+    number_param = {
+        "name": "number",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1, "maximum": 999999999},
+    }
+    name_param = {"name": "name", "in": "path", "required": True, "schema": _REF}
+    create_body = {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/RulesetInput"}},
+            "application/yaml": {"schema": {"type": "string", "maxLength": 65536}},
+        },
+    }
+    bad = {
+        "400": _error_response("The body or a parameter cannot be read"),
+        "413": _error_response("The body is too large"),
+        "415": _error_response("The body is neither JSON nor YAML"),
+        "422": _error_response("The ruleset has errors (each with its line and field)"),
+        "429": _error_response("Too many saves from this address"),
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "ginrules API",
+            "version": __version__,
+            "description": "Gin Rummy rulesets and house rules: read, create, version, compare.",
+        },
+        "servers": [{"url": base_url}],
+        "paths": {
+            "/api/rulesets": {
+                "get": {
+                    "summary": "The shipped rulesets and house rules",
+                    "operationId": "listRulesets",
+                    "responses": {"200": _json("RulesetList", "Every shipped ruleset")},
+                }
+            },
+            "/api/rulesets/{name}": {
+                "get": {
+                    "summary": "One shipped ruleset, with its document and warnings",
+                    "operationId": "getRuleset",
+                    "parameters": [name_param],
+                    "responses": {"200": _json("RulesetDetail", "The ruleset"), "404": _NOT_FOUND},
+                }
+            },
+            "/api/rulesets/{name}/config": {
+                "get": {
+                    "summary": "The compiled engine configuration",
+                    "operationId": "getRulesetConfig",
+                    "parameters": [name_param],
+                    "responses": {
+                        "200": _json("Compiled", "Canonical configuration"),
+                        "404": _NOT_FOUND,
+                    },
+                }
+            },
+            "/api/houserules": {
+                "get": {
+                    "summary": "Recently saved house rules",
+                    "operationId": "listHouseRules",
+                    "parameters": [
+                        {
+                            "name": "limit",
+                            "in": "query",
+                            "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+                        }
+                    ],
+                    "responses": {
+                        "200": _json("HouseRuleList", "Newest first"),
+                        "400": _error_response("Bad limit"),
+                    },
+                },
+                "post": {
+                    "summary": "Save new house rules (version 1); the edit secret is shown once",
+                    "operationId": "createHouseRule",
+                    "requestBody": create_body,
+                    "responses": {"201": _json("Saved", "Saved"), **bad},
+                },
+            },
+            "/api/houserules/{slug}": {
+                "get": {
+                    "summary": "The latest version of a saved house rule",
+                    "operationId": "getHouseRule",
+                    "parameters": [slug_param],
+                    "responses": {
+                        "200": _json("RulesetDetail", "Latest version"),
+                        "404": _NOT_FOUND,
+                    },
+                },
+                "put": {
+                    "summary": "Save a new version (needs the edit secret)",
+                    "operationId": "updateHouseRule",
+                    "parameters": [
+                        slug_param,
+                        {
+                            "name": "X-Edit-Secret",
+                            "in": "header",
+                            "required": True,
+                            "schema": {"type": "string"},
+                        },
+                    ],
+                    "requestBody": create_body,
+                    "responses": {
+                        "201": _json("Saved", "The new version"),
+                        "401": _error_response("No edit secret"),
+                        "403": _error_response("Wrong edit secret"),
+                        "404": _NOT_FOUND,
+                        **bad,
+                    },
+                },
+            },
+            "/api/houserules/{slug}/versions": {
+                "get": {
+                    "summary": "Every version, oldest first",
+                    "operationId": "listVersions",
+                    "parameters": [slug_param],
+                    "responses": {"200": _json("VersionList", "Versions"), "404": _NOT_FOUND},
+                }
+            },
+            "/api/houserules/{slug}/versions/{number}": {
+                "get": {
+                    "summary": "One version (never changes)",
+                    "operationId": "getVersion",
+                    "parameters": [slug_param, number_param],
+                    "responses": {"200": _json("RulesetDetail", "The version"), "404": _NOT_FOUND},
+                }
+            },
+            "/api/houserules/{slug}/versions/{number}/config": {
+                "get": {
+                    "summary": "A version's compiled configuration",
+                    "operationId": "getVersionConfig",
+                    "parameters": [slug_param, number_param],
+                    "responses": {
+                        "200": _json("Compiled", "Canonical configuration"),
+                        "404": _NOT_FOUND,
+                    },
+                }
+            },
+            "/api/diff": {
+                "get": {
+                    "summary": "What differs between two rulesets, knob by knob",
+                    "operationId": "diff",
+                    "parameters": [
+                        {
+                            "name": p,
+                            "in": "query",
+                            "required": True,
+                            "schema": {"type": "string"},
+                            "description": "a shipped name, h/<slug> or h/<slug>/v<n>",
+                        }
+                        for p in ("a", "b")
+                    ],
+                    "responses": {
+                        "200": _json("Diff", "The changes"),
+                        "400": _error_response("Unknown ruleset"),
+                    },
+                }
+            },
+            "/rules/{name}/sheet": _file(
+                "getSheet", "The rule sheet (HTML)", "text/html", name_param
+            ),
+            "/rules/{name}/sheet.pdf": _file(
+                "getSheetPdf", "The rule sheet (PDF)", "application/pdf", name_param
+            ),
+            "/rules/{name}/qr.png": _file("getQrPng", "QR code (PNG)", "image/png", name_param),
+            "/rules/{name}/qr.svg": _file("getQrSvg", "QR code (SVG)", "image/svg+xml", name_param),
+            "/h/{slug}/v{number}/sheet": _file(
+                "getVersionSheet",
+                "A version's rule sheet (HTML)",
+                "text/html",
+                slug_param,
+                number_param,
+            ),
+            "/h/{slug}/v{number}/sheet.pdf": _file(
+                "getVersionSheetPdf",
+                "A version's rule sheet (PDF)",
+                "application/pdf",
+                slug_param,
+                number_param,
+            ),
+            "/h/{slug}/qr.png": _file(
+                "getShareQrPng", "The short link's QR code (PNG)", "image/png", slug_param
+            ),
+            "/h/{slug}/qr.svg": _file(
+                "getShareQrSvg", "The short link's QR code (SVG)", "image/svg+xml", slug_param
+            ),
+        },
+        "components": {
+            "schemas": {
+                "Error": {
+                    "type": "object",
+                    "required": ["error", "status"],
+                    "properties": {
+                        "error": {"type": "string"},
+                        "status": {"type": "integer"},
+                        "errors": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    "field": {"type": ["string", "null"]},
+                                    "message": {"type": "string"},
+                                    "line": {"type": ["integer", "null"]},
+                                    "column": {"type": ["integer", "null"]},
+                                },
+                                "required": ["message"],
+                            },
+                        },
+                    },
+                },
+                "Summary": {"type": "object", "required": required, "properties": summary_props},
+                "RulesetDetail": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/Summary"},
+                        {
+                            "type": "object",
+                            "required": ["document", "warnings"],
+                            "properties": {
+                                "document": {"type": "object"},
+                                "warnings": {"type": "array", "items": {"type": "object"}},
+                            },
+                        },
+                    ]
+                },
+                "Saved": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/Summary"},
+                        {
+                            "type": "object",
+                            "required": ["slug", "version", "edit_url"],
+                            "properties": {
+                                "edit_url": {"type": ["string", "null"], "format": "uri"},
+                                "edit_secret": {"type": "string"},
+                            },
+                        },
+                    ]
+                },
+                "RulesetList": {
+                    "type": "object",
+                    "required": ["rulesets"],
+                    "properties": {
+                        "rulesets": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/Summary"},
+                        }
+                    },
+                },
+                "HouseRuleList": {
+                    "type": "object",
+                    "required": ["houserules"],
+                    "properties": {
+                        "houserules": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/Summary"},
+                        }
+                    },
+                },
+                "VersionList": {
+                    "type": "object",
+                    "required": ["versions"],
+                    "properties": {
+                        "versions": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/Summary"},
+                        }
+                    },
+                },
+                "Compiled": {
+                    "type": "object",
+                    "required": ["ref", "name", "fingerprint", "config"],
+                    "properties": {
+                        "ref": {"type": "string"},
+                        "name": {"type": "string"},
+                        "fingerprint": {"type": "string"},
+                        "config": {"type": "object"},
+                    },
+                },
+                "Diff": {
+                    "type": "object",
+                    "required": ["a", "b", "changes"],
+                    "properties": {
+                        "a": {"type": "string"},
+                        "b": {"type": "string"},
+                        "changes": {"type": "array", "items": {"type": "object"}},
+                    },
+                },
+                "RulesetInput": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "yaml": {"type": "string", "maxLength": 65536},
+                        "ruleset": {
+                            "type": "object",
+                            "description": "a ruleset document; see /schema/ruleset.schema.json",
+                        },
+                        "forked_from": {"type": "string"},
+                    },
+                    "oneOf": [{"required": ["yaml"]}, {"required": ["ruleset"]}],
+                },
+            }
+        },
+    }
+
+
+def _file(
+    operation: str, summary: str, mimetype: str, *parameters: dict[str, Any]
+) -> dict[str, Any]:
+    schema: dict[str, Any] = (
+        {"type": "string"}
+        if mimetype.startswith(("text/", "image/svg"))
+        else {"type": "string", "format": "binary"}
+    )
+    return {
+        "get": {
+            "summary": summary,
+            "operationId": operation,
+            "parameters": list(parameters),
+            "responses": {
+                "200": {"description": summary, "content": {mimetype: {"schema": schema}}},
+                "304": {"description": "Not modified (ETag)"},
+                "404": _NOT_FOUND,
+            },
+        }
+    }

@@ -1,0 +1,102 @@
+"""Rulesets the site shows: shipped files by name, saved house rules by slug and version.
+
+A reference is a shipped name (``classic``, ``online-casino``), ``h/<slug>``
+(the latest version of a saved house rule) or ``h/<slug>/v<n>``. Saved
+versions never change, so each is parsed once and kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from ginrules.rules import locate
+from ginrules.rules.compile import EngineConfig, compile_ruleset
+from ginrules.rules.diagnostics import RulesetError
+from ginrules.rules.load import Ruleset, load_ruleset, load_ruleset_text
+from ginrules.web.storage import Store, Version
+
+_SAVED: Final = re.compile(r"h/(?P<slug>[2-9a-z]{4,16})(?:/v(?P<number>[1-9]\d{0,8}))?")
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A ruleset ready to show: its rules, compiled, and where it lives on the site."""
+
+    ruleset: Ruleset
+    config: EngineConfig
+    #: The saved version, for a house rule saved on the site.
+    version: Version | None = None
+
+    @property
+    def ref(self) -> str:
+        if self.version is None:
+            return self.ruleset.name
+        return f"h/{self.version.slug}/v{self.version.number}"
+
+    @property
+    def path(self) -> str:
+        """This exact ruleset's page (a version's page never changes)."""
+        return "/" + self.ref if self.version else f"/rules/{self.ruleset.name}"
+
+    @property
+    def share_path(self) -> str:
+        """The plain link: a saved house rule's latest version, or the shipped page."""
+        return f"/h/{self.version.slug}" if self.version else self.path
+
+    @property
+    def title(self) -> str:
+        return str(self.ruleset.document["name"])
+
+    @property
+    def fingerprint(self) -> str:
+        return self.config.fingerprint
+
+
+@lru_cache(maxsize=64)
+def shipped(name: str) -> Loaded | None:
+    try:
+        entry = locate.find_entry(name)
+    except locate.UnknownRuleset:
+        return None
+    ruleset = load_ruleset(entry.name)
+    return Loaded(ruleset, compile_ruleset(ruleset))
+
+
+def shipped_names() -> list[locate.Entry]:
+    return locate.entries()
+
+
+@lru_cache(maxsize=1024)
+def _parse_saved(version: Version) -> Loaded:
+    ruleset = parse_saved_text(version.yaml, f"h/{version.slug}/v{version.number}")
+    return Loaded(ruleset, compile_ruleset(ruleset), version)
+
+
+def parse_saved_text(text: str, name: str) -> Ruleset:
+    """Text from the site: ``extends`` may only name a shipped ruleset."""
+    return load_ruleset_text(text, name, shipped_only=True)
+
+
+def saved(store: Store, slug: str, number: int | None = None) -> Loaded | None:
+    version = store.get(slug, number)
+    if version is None:
+        return None
+    try:
+        return _parse_saved(version)
+    except RulesetError:  # saved text is validated first; a schema change could break it
+        return None
+
+
+def resolve(store: Store, reference: str) -> Loaded | None:
+    """A shipped name, ``h/<slug>`` or ``h/<slug>/v<n>``; None when there is no such thing."""
+    reference = reference.strip().strip("/")
+    match = _SAVED.fullmatch(reference)
+    if match:
+        number = match["number"]
+        return saved(store, match["slug"], int(number) if number else None)
+    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", reference):
+        return None
+    return shipped(reference)

@@ -1,0 +1,108 @@
+"""Security headers, CSRF on forms, a rate limit on saving, and errors that never leak.
+
+Every error is a 4xx (or a plain 500 page) with a message a person can act
+on: JSON for the API, a page for the site; never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Final
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+CSP: Final = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        # The printable sheet is one self-contained page with its CSS inline.
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'self'",
+    )
+)
+
+HEADERS: Final = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "SAMEORIGIN",
+    "Referrer-Policy": "no-referrer",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+csrf = CSRFProtect()
+limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", headers_enabled=True)
+log = logging.getLogger("ginrules.web")
+
+
+def save_limit() -> str:
+    """The configured rate limit on creating and editing (read per request)."""
+    from flask import current_app
+
+    return str(current_app.config["RATE_LIMIT"])
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def problem(status: int, message: str, **extra: Any) -> Response:
+    """An error answer: JSON for the API, the error page for people."""
+    if wants_json():
+        response = jsonify({"error": message, "status": status, **extra})
+    else:
+        response = Response(
+            render_template("web/error.html", status=status, message=message, **extra),
+            mimetype="text/html",
+        )
+    response.status_code = status
+    return response
+
+
+_MESSAGES: Final = {
+    400: "The request could not be read.",
+    404: "There is nothing here. Check the link, or start from the home page.",
+    405: "That method is not allowed here.",
+    413: "That is too large: a ruleset is at most 64 KiB, a request at most 128 KiB.",
+    429: "Too many saves from your address just now; wait a minute and try again.",
+}
+
+
+def install(app: Flask) -> None:
+    csrf.init_app(app)
+    limiter.init_app(app)
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    @app.errorhandler(CSRFError)
+    def csrf_failed(error: CSRFError) -> Response:
+        return problem(
+            400,
+            "This form has expired or did not come from this site; reload the page and"
+            " save again (what you typed is kept when you go back).",
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        message = _MESSAGES.get(status) or error.description or "Something went wrong."
+        if status == 429:
+            message = _MESSAGES[429]
+        return problem(status, message)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return problem(500, "Something went wrong on our side; nothing was saved.")

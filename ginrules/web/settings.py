@@ -1,0 +1,81 @@
+"""The site's configuration, from the environment (documented in the README).
+
+- ``DATABASE_URL``: any SQLAlchemy URL; default a SQLite file in the instance folder.
+- ``PUBLIC_BASE_URL``: where people reach the site; share links and QR codes
+  are built from it, never from the request's Host header.
+- ``SECRET_KEY``: signs sessions and CSRF tokens; default a random key kept in
+  the instance folder, so restarts keep people's forms valid.
+- ``RATE_LIMIT``: saves allowed per address (Flask-Limiter syntax).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+from ginrules.sheets.render import DEFAULT_BASE_URL
+
+#: Largest request body accepted (a ruleset file is at most 64 KiB).
+MAX_BODY_BYTES: Final = 128 * 1024
+DEFAULT_RATE_LIMIT: Final = "30 per minute;300 per day"
+
+
+class SettingsError(ValueError):
+    """A setting that cannot work, with what to do about it."""
+
+
+def instance_path() -> Path:
+    """``GINRULES_INSTANCE`` or ``./instance``: where the SQLite file and the key live."""
+    return Path(os.environ.get("GINRULES_INSTANCE", "instance")).resolve()
+
+
+def _secret_key(folder: Path) -> str:
+    key_file = folder / "secret_key"
+    if key_file.is_file():
+        return key_file.read_text(encoding="utf-8").strip()
+    folder.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    key_file.write_text(key, encoding="utf-8")
+    key_file.chmod(0o600)
+    return key
+
+
+def public_base_url(value: str) -> str:
+    """A checked base URL without a trailing slash."""
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise SettingsError(
+            f"PUBLIC_BASE_URL {value!r} is not a web address like https://gin.example.org"
+        )
+    return value.strip().rstrip("/")
+
+
+def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The Flask config: the environment, then ``overrides`` (tests)."""
+    overrides = dict(overrides or {})
+    folder = Path(overrides.pop("INSTANCE_PATH", instance_path()))
+    env = os.environ
+    database = env.get("DATABASE_URL") or f"sqlite:///{folder / 'ginrules.db'}"
+    config: dict[str, Any] = {
+        "INSTANCE_PATH": folder,
+        "DATABASE_URL": database,
+        "PUBLIC_BASE_URL": env.get("PUBLIC_BASE_URL") or DEFAULT_BASE_URL,
+        "SECRET_KEY": env.get("SECRET_KEY") or None,
+        "RATE_LIMIT": env.get("RATE_LIMIT") or DEFAULT_RATE_LIMIT,
+        "RATELIMIT_ENABLED": True,
+        "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
+        "MAX_FORM_MEMORY_SIZE": MAX_BODY_BYTES,
+        "WTF_CSRF_TIME_LIMIT": None,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_HTTPONLY": True,
+    }
+    config.update(overrides)
+    config["PUBLIC_BASE_URL"] = public_base_url(str(config["PUBLIC_BASE_URL"]))
+    config.setdefault("SESSION_COOKIE_SECURE", config["PUBLIC_BASE_URL"].startswith("https://"))
+    if not config["SECRET_KEY"]:
+        config["SECRET_KEY"] = _secret_key(folder)
+    return config

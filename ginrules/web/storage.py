@@ -1,0 +1,386 @@
+"""Saved house rules and their versions, in SQLite or PostgreSQL through SQLAlchemy Core.
+
+One data-access layer for both databases: the same tables, statements and
+transactions; the only dialect-specific code is SQLite's connection pragmas
+(WAL, foreign keys), hooked through SQLAlchemy's event API. Versions are
+immutable rows; saving an edit inserts the next number. Every save is one
+transaction, so a failed save changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+SLUG_ALPHABET: Final = "23456789abcdefghjkmnpqrstuvwxyz"
+SLUG_LENGTH: Final = 8
+
+metadata = sa.MetaData()
+
+house_rules = sa.Table(
+    "house_rules",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("slug", sa.String(16), nullable=False, unique=True),
+    sa.Column("edit_hash", sa.String(128), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, index=True),
+    sa.Column("forked_from_slug", sa.String(16), nullable=True),
+    sa.Column("forked_from_version", sa.Integer, nullable=True),
+)
+
+versions = sa.Table(
+    "versions",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "house_rule_id",
+        sa.Integer,
+        sa.ForeignKey("house_rules.id", ondelete="RESTRICT"),
+        nullable=False,
+    ),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("author", sa.String(400), nullable=False),
+    sa.Column("description", sa.Text, nullable=False),
+    sa.Column("yaml", sa.Text, nullable=False),
+    sa.Column("base", sa.String(200), nullable=False),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("house_rule_id", "number", name="versions_number_unique"),
+)
+
+migrations_table = sa.Table(
+    "schema_migrations",
+    metadata,
+    sa.Column("name", sa.String(100), primary_key=True),
+    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+class StorageError(Exception):
+    """The database could not do what was asked; nothing was changed."""
+
+
+class NotFound(StorageError):
+    """No house rule has that slug."""
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a save stores: the YAML as the person wrote it and facts derived from it."""
+
+    name: str
+    author: str
+    description: str
+    yaml: str
+    base: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Version:
+    """One saved version of a house rule (never changes once saved)."""
+
+    slug: str
+    number: int
+    name: str
+    author: str
+    description: str
+    yaml: str
+    base: str
+    fingerprint: str
+    created_at: datetime
+    #: The house rule's newest version number when this was read.
+    latest: int
+    forked_from: tuple[str, int] | None
+
+
+def _create_tables(connection: Connection) -> None:
+    metadata.create_all(connection, tables=[house_rules, versions])
+
+
+#: Named schema steps, in order; each runs once, in its own transaction.
+MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
+    ("0001_house_rules_and_versions", _create_tables),
+)
+
+
+def default_url(instance_path: str | Path) -> str:
+    return f"sqlite:///{Path(instance_path) / 'ginrules.db'}"
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_secret(secret: str) -> str:
+    """A secret is 192 random bits, so one SHA-256 is enough to keep only a hash."""
+    return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def secret_matches(secret: str, stored_hash: str) -> bool:
+    return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(value: datetime) -> datetime:
+    """SQLite gives naive datetimes back; they were stored in UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _normal_url(url: str) -> str:
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+class Store:
+    """House rules in one database (any SQLAlchemy URL)."""
+
+    def __init__(self, url: str) -> None:
+        self._url = sa.engine.make_url(_normal_url(url))
+        if self._url.get_backend_name() == "sqlite":
+            database = self._url.database
+            if database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
+            self.engine: Engine = sa.create_engine(
+                self._url, connect_args={"check_same_thread": False}
+            )
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            self.engine = sa.create_engine(self._url, pool_pre_ping=True)
+
+    @property
+    def url(self) -> str:
+        return self._url.render_as_string(hide_password=True)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- schema ----------------------------------------------------------------------
+
+    def upgrade(self) -> list[str]:
+        """Apply the migrations not yet recorded; the names applied now."""
+        with self.engine.begin() as connection:
+            metadata.create_all(connection, tables=[migrations_table])
+        applied = []
+        done = set(self.current())
+        for name, step in MIGRATIONS:
+            if name in done:
+                continue
+            with self.engine.begin() as connection:
+                step(connection)
+                connection.execute(sa.insert(migrations_table).values(name=name, applied_at=_now()))
+            applied.append(name)
+        return applied
+
+    def current(self) -> list[str]:
+        if not sa.inspect(self.engine).has_table("schema_migrations"):
+            return []
+        with self.engine.connect() as connection:
+            rows = connection.execute(
+                sa.select(migrations_table.c.name).order_by(migrations_table.c.name)
+            )
+            return [row.name for row in rows]
+
+    # -- saving -------------------------------------------------------------------------
+
+    def create(
+        self, draft: Draft, edit_hash: str, forked_from: tuple[str, int] | None = None
+    ) -> Version:
+        """A new house rule with ``draft`` as version 1, under a fresh random slug."""
+        for _ in range(8):
+            slug = "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
+            now = _now()
+            try:
+                with self.engine.begin() as connection:
+                    rule_id = connection.execute(
+                        sa.insert(house_rules)
+                        .values(
+                            slug=slug,
+                            edit_hash=edit_hash,
+                            created_at=now,
+                            updated_at=now,
+                            forked_from_slug=forked_from[0] if forked_from else None,
+                            forked_from_version=forked_from[1] if forked_from else None,
+                        )
+                        .returning(house_rules.c.id)
+                    ).scalar_one()
+                    self._insert_version(connection, rule_id, 1, draft, now)
+            except IntegrityError:
+                if self._slug_taken(slug):
+                    continue  # a rare collision: try another slug
+                raise StorageError("the house rules could not be saved") from None
+            found = self.get(slug, 1)
+            assert found is not None
+            return found
+        raise StorageError("no free short link found; try again")
+
+    def add_version(self, slug: str, draft: Draft) -> Version:
+        """Save ``draft`` as the next version of ``slug``."""
+        for _ in range(10):
+            now = _now()
+            try:
+                with self.engine.begin() as connection:
+                    rule_id = connection.execute(
+                        sa.select(house_rules.c.id).where(house_rules.c.slug == slug)
+                    ).scalar_one_or_none()
+                    if rule_id is None:
+                        raise NotFound(f"no house rules {slug!r}")
+                    latest = connection.execute(
+                        sa.select(sa.func.max(versions.c.number)).where(
+                            versions.c.house_rule_id == rule_id
+                        )
+                    ).scalar_one()
+                    number = (latest or 0) + 1
+                    self._insert_version(connection, rule_id, number, draft, now)
+                    connection.execute(
+                        sa.update(house_rules)
+                        .where(house_rules.c.id == rule_id)
+                        .values(updated_at=now)
+                    )
+            except IntegrityError:
+                continue  # another save took that number: count again
+            found = self.get(slug, number)
+            assert found is not None
+            return found
+        raise StorageError("too many saves at once; try again")
+
+    @staticmethod
+    def _insert_version(
+        connection: Connection, rule_id: int, number: int, draft: Draft, now: datetime
+    ) -> None:
+        connection.execute(
+            sa.insert(versions).values(
+                house_rule_id=rule_id,
+                number=number,
+                name=draft.name,
+                author=draft.author,
+                description=draft.description,
+                yaml=draft.yaml,
+                base=draft.base,
+                fingerprint=draft.fingerprint,
+                created_at=now,
+            )
+        )
+
+    def _slug_taken(self, slug: str) -> bool:
+        with self.engine.connect() as connection:
+            return (
+                connection.execute(
+                    sa.select(house_rules.c.id).where(house_rules.c.slug == slug)
+                ).first()
+                is not None
+            )
+
+    # -- reading --------------------------------------------------------------------------
+
+    def _select(self) -> sa.Select[Any]:
+        latest = (
+            sa.select(sa.func.max(versions.c.number))
+            .where(versions.c.house_rule_id == house_rules.c.id)
+            .correlate(house_rules)
+            .scalar_subquery()
+        )
+        return sa.select(
+            house_rules.c.slug,
+            house_rules.c.forked_from_slug,
+            house_rules.c.forked_from_version,
+            versions.c.number,
+            versions.c.name,
+            versions.c.author,
+            versions.c.description,
+            versions.c.yaml,
+            versions.c.base,
+            versions.c.fingerprint,
+            versions.c.created_at,
+            latest.label("latest"),
+        ).join(versions, versions.c.house_rule_id == house_rules.c.id)
+
+    @staticmethod
+    def _version(row: Any) -> Version:
+        forked = None
+        if row.forked_from_slug is not None and row.forked_from_version is not None:
+            forked = (row.forked_from_slug, int(row.forked_from_version))
+        return Version(
+            slug=row.slug,
+            number=int(row.number),
+            name=row.name,
+            author=row.author,
+            description=row.description,
+            yaml=row.yaml,
+            base=row.base,
+            fingerprint=row.fingerprint,
+            created_at=_aware(row.created_at),
+            latest=int(row.latest),
+            forked_from=forked,
+        )
+
+    def get(self, slug: str, number: int | None = None) -> Version | None:
+        """One version (the latest when ``number`` is None), or None."""
+        query = self._select().where(house_rules.c.slug == slug)
+        if number is None:
+            query = query.order_by(versions.c.number.desc()).limit(1)
+        else:
+            query = query.where(versions.c.number == number)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        return None if row is None else self._version(row)
+
+    def versions(self, slug: str) -> list[Version]:
+        query = self._select().where(house_rules.c.slug == slug).order_by(versions.c.number)
+        with self.engine.connect() as connection:
+            return [self._version(row) for row in connection.execute(query)]
+
+    def recent(self, limit: int = 10) -> list[Version]:
+        """The latest version of the most recently changed house rules, newest first."""
+        newest = (
+            sa.select(sa.func.max(versions.c.number))
+            .where(versions.c.house_rule_id == house_rules.c.id)
+            .correlate(house_rules)
+            .scalar_subquery()
+        )
+        query = (
+            self._select()
+            .where(versions.c.number == newest)
+            .order_by(house_rules.c.updated_at.desc(), house_rules.c.id.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return [self._version(row) for row in connection.execute(query)]
+
+    def edit_hash(self, slug: str) -> str | None:
+        with self.engine.connect() as connection:
+            value = connection.execute(
+                sa.select(house_rules.c.edit_hash).where(house_rules.c.slug == slug)
+            ).scalar_one_or_none()
+        return None if value is None else str(value)
+
+    def count(self) -> int:
+        with self.engine.connect() as connection:
+            return int(
+                connection.execute(sa.select(sa.func.count()).select_from(house_rules)).scalar_one()
+            )
