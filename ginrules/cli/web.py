@@ -56,6 +56,9 @@ def cmd_serve(args: argparse.Namespace, output: Output) -> int:
 
     from ginrules.web import create_app, settings
 
+    if not os.environ.get("PUBLIC_BASE_URL"):  # links and QR codes point where we listen
+        host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+        os.environ["PUBLIC_BASE_URL"] = f"http://{host}:{args.port}"
     try:
         config = settings.load()
     except settings.SettingsError as error:

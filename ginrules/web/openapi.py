@@ -116,25 +116,20 @@ def document(base_url: str) -> dict[str, Any]:
                     "responses": {"200": _json("RulesetList", "Every shipped ruleset")},
                 }
             },
-            "/api/rulesets/{name}": {
-                "get": {
-                    "summary": "One shipped ruleset, with its document and warnings",
-                    "operationId": "getRuleset",
-                    "parameters": [name_param],
-                    "responses": {"200": _json("RulesetDetail", "The ruleset"), "404": _NOT_FOUND},
-                }
-            },
-            "/api/rulesets/{name}/config": {
-                "get": {
-                    "summary": "The compiled engine configuration",
-                    "operationId": "getRulesetConfig",
-                    "parameters": [name_param],
-                    "responses": {
-                        "200": _json("Compiled", "Canonical configuration"),
-                        "404": _NOT_FOUND,
-                    },
-                }
-            },
+            "/api/rulesets/{name}": _get(
+                "getRuleset",
+                "One shipped ruleset, with its document and warnings",
+                [name_param],
+                "RulesetDetail",
+                "The ruleset",
+            ),
+            "/api/rulesets/{name}/config": _get(
+                "getRulesetConfig",
+                "The compiled engine configuration",
+                [name_param],
+                "Compiled",
+                "Canonical configuration",
+            ),
             "/api/houserules": {
                 "get": {
                     "summary": "Recently saved house rules",
@@ -190,33 +185,27 @@ def document(base_url: str) -> dict[str, Any]:
                     },
                 },
             },
-            "/api/houserules/{slug}/versions": {
-                "get": {
-                    "summary": "Every version, oldest first",
-                    "operationId": "listVersions",
-                    "parameters": [slug_param],
-                    "responses": {"200": _json("VersionList", "Versions"), "404": _NOT_FOUND},
-                }
-            },
-            "/api/houserules/{slug}/versions/{number}": {
-                "get": {
-                    "summary": "One version (never changes)",
-                    "operationId": "getVersion",
-                    "parameters": [slug_param, number_param],
-                    "responses": {"200": _json("RulesetDetail", "The version"), "404": _NOT_FOUND},
-                }
-            },
-            "/api/houserules/{slug}/versions/{number}/config": {
-                "get": {
-                    "summary": "A version's compiled configuration",
-                    "operationId": "getVersionConfig",
-                    "parameters": [slug_param, number_param],
-                    "responses": {
-                        "200": _json("Compiled", "Canonical configuration"),
-                        "404": _NOT_FOUND,
-                    },
-                }
-            },
+            "/api/houserules/{slug}/versions": _get(
+                "listVersions",
+                "Every version, oldest first",
+                [slug_param],
+                "VersionList",
+                "Versions",
+            ),
+            "/api/houserules/{slug}/versions/{number}": _get(
+                "getVersion",
+                "One version (never changes)",
+                [slug_param, number_param],
+                "RulesetDetail",
+                "The version",
+            ),
+            "/api/houserules/{slug}/versions/{number}/config": _get(
+                "getVersionConfig",
+                "A version's compiled configuration",
+                [slug_param, number_param],
+                "Compiled",
+                "Canonical configuration",
+            ),
             "/api/diff": {
                 "get": {
                     "summary": "What differs between two rulesets, knob by knob",
@@ -380,6 +369,24 @@ def document(base_url: str) -> dict[str, Any]:
                 },
             }
         },
+    }
+
+
+def _get(
+    operation: str,
+    summary: str,
+    parameters: list[dict[str, Any]],
+    schema: str,
+    description: str,
+) -> dict[str, Any]:
+    """A GET answering ``schema`` as JSON, or 404."""
+    return {
+        "get": {
+            "summary": summary,
+            "operationId": operation,
+            "parameters": parameters,
+            "responses": {"200": _json(schema, description), "404": _NOT_FOUND},
+        }
     }
 
 
