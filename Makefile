@@ -16,13 +16,14 @@ $(STAMP): pyproject.toml
 system-deps:
 	bash scripts/system-deps.sh
 
-## run: set up, then list and validate every ruleset and house rule
+## run: set up, check every shipped ruleset, then serve the site on SQLite (instance/)
 run: $(STAMP) system-deps
-	$(BIN)/ginrules list
 	$(BIN)/ginrules validate --all
+	$(BIN)/ginrules serve
 
-## test: set up, then ruff, mypy and the whole pytest suite
+## test: set up (and start PostgreSQL for the storage tests), then ruff, mypy, pytest
 test: $(STAMP) system-deps
+	bash scripts/postgres-test-db.sh
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

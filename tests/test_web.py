@@ -19,7 +19,10 @@ from ginrules.cli import main
 from ginrules.web import create_app
 from ginrules.web.responses import MEMO
 from ginrules.web.storage import Store
+from tests.databases import database_url
 from tests.web_helpers import Client, form_fields, live_server
+
+__all__ = ["database_url"]  # a fixture
 
 PUBLIC = "https://gin.example.org"
 
@@ -438,3 +441,26 @@ def test_db_command_creates_and_reports_the_schema(
     err = io.StringIO()
     assert main(["db", "status"], out=io.StringIO(), err=err) == 1
     assert "PUBLIC_BASE_URL" in err.getvalue()
+
+
+def test_save_edit_and_read_on_both_databases(tmp_path: Path, database_url: str) -> None:
+    """The same site on SQLite and on PostgreSQL: save, edit, versions, a refused edit."""
+    app = create_app(_app_config(tmp_path, database_url))
+    try:
+        with live_server(app) as base:
+            client = Client(base)
+            location = _save_form(client, {"name": "Both", "hand_scoring.gin_bonus": "21"})
+            slug = location.split("/")[2]
+            key = re.search(r"edit\?key=([\w-]+)", client.get(location).text)
+            assert key
+            fields = client.form_fields(f"/h/{slug}/edit?key={key[1]}")
+            assert client.post_form(f"/h/{slug}/edit", fields | {"name": "Both, v2"}).status == 303
+            refused = client.send_json(
+                "PUT", f"/api/houserules/{slug}", {"yaml": "name: [x\n"}, {"X-Edit-Secret": key[1]}
+            )
+            assert refused.status == 422
+            listed = client.get(f"/api/houserules/{slug}/versions").json()["versions"]
+            assert [(v["version"], v["name"]) for v in listed] == [(1, "Both"), (2, "Both, v2")]
+            assert "Both, v2" in client.get("/").text
+    finally:
+        app.extensions["ginrules.store"].close()

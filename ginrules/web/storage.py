@@ -133,6 +133,17 @@ def secret_matches(secret: str, stored_hash: str) -> bool:
     return hmac.compare_digest(hash_secret(secret), stored_hash)
 
 
+def _check(draft: Draft) -> None:
+    """Refuse what a column cannot hold, the same way on every database (SQLite does not)."""
+    for name, value in vars(draft).items():
+        column = versions.c[name]
+        length = getattr(column.type, "length", None)
+        if not isinstance(value, str):
+            raise StorageError(f"{name} must be text")
+        if length is not None and len(value) > length:
+            raise StorageError(f"{name} is longer than {length} characters")
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -263,7 +274,9 @@ class Store:
                         .values(updated_at=now)
                     )
             except IntegrityError:
-                continue  # another save took that number: count again
+                if self.get(slug, number) is not None:
+                    continue  # another save took that number: count again
+                raise StorageError("the new version could not be saved") from None
             found = self.get(slug, number)
             assert found is not None
             return found
@@ -273,6 +286,7 @@ class Store:
     def _insert_version(
         connection: Connection, rule_id: int, number: int, draft: Draft, now: datetime
     ) -> None:
+        _check(draft)
         connection.execute(
             sa.insert(versions).values(
                 house_rule_id=rule_id,
