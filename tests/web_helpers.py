@@ -15,7 +15,7 @@ import re
 import threading
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import Message
@@ -130,6 +130,32 @@ def live_server(app: Flask) -> Iterator[str]:
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+
+
+@contextmanager
+def serve_at_own_address(make_app: Callable[[str], Flask]) -> Iterator[tuple[str, Flask]]:
+    """Like :func:`live_server`, for an app that must know its own address first
+    (``PUBLIC_BASE_URL`` pointing at the test server, so links and QR codes open it)."""
+
+    class Deferred:
+        app: Flask | None = None
+
+        def __call__(self, environ: Any, start_response: Any) -> Any:
+            assert self.app is not None
+            return self.app(environ, start_response)
+
+    deferred = Deferred()
+    server = make_server("127.0.0.1", 0, deferred, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    deferred.app = make_app(base)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield base, deferred.app
     finally:
         server.shutdown()
         thread.join(timeout=10)

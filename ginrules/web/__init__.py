@@ -14,11 +14,12 @@ from typing import Any
 from flask import Flask
 
 from ginrules.rules import locate
+from ginrules.sheets.marks import words
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """The site, configured from the environment and then ``overrides``."""
-    from ginrules.web import api, pages, security, settings
+    from ginrules.web import api, forms, pages, security, settings
     from ginrules.web.storage import Store
 
     config = settings.load(overrides)
@@ -35,6 +36,8 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
         app.extensions["ginrules.store"].upgrade()
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    app.jinja_env.filters["code_spans"] = forms.code_spans
+    app.jinja_env.filters["words"] = words
     security.install(app)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(api.blueprint)

@@ -10,11 +10,13 @@ beside its field, and every field keeps what the person typed.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 import yaml
+from markupsafe import Markup, escape
 
 from ginrules import schema as ruleset_schema
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
@@ -39,6 +41,13 @@ class Control:
     def field(self) -> str:
         return self.knob.dotted
 
+    def label_of(self, value: str | None) -> str:
+        """A field value in words (``yes``, ``after the game``); numbers as they are."""
+        for option, label in self.options:
+            if option == value:
+                return label
+        return value or "none"
+
     @property
     def sources(self) -> str:
         return "; ".join(f"{words(p.value)}: {', '.join(p.sources)}" for p in self.knob.published)
@@ -50,6 +59,11 @@ def _control(knob: ruleset_schema.Knob) -> Control:
     if "boolean" in knob.types:
         return Control(knob, "boolean", (("true", "yes"), ("false", "no")))
     return Control(knob, "number", step="any" if "number" in knob.types else "1")
+
+
+def code_spans(text: str) -> Markup:
+    """Schema descriptions mark names with backticks: show them as code, escaped."""
+    return Markup(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", str(escape(text))))
 
 
 def sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:

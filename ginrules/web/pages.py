@@ -30,6 +30,7 @@ from ginrules import schema as ruleset_schema
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import KnobChange, diff
 from ginrules.rules.load import Ruleset
+from ginrules.sheets.marks import words
 from ginrules.sheets.qr import qr_png, qr_svg
 from ginrules.sheets.render import (
     SheetOptions,
@@ -297,6 +298,11 @@ def version_download(slug: str, number: int, suffix: str) -> Response:
     return _download(_loaded_or_404(refs.saved(store(), slug, number)), suffix, IMMUTABLE)
 
 
+@blueprint.get("/favicon.ico")
+def favicon() -> BaseResponse:
+    return redirect(url_for("static", filename="favicon.svg"), 301)
+
+
 @blueprint.get("/schema/ruleset.schema.json")
 def json_schema() -> Response:
     return cached(
@@ -321,8 +327,10 @@ def build() -> Any:
     start = _start(request.args.get("from"))
     values = forms.values_of(start.ruleset)
     base = start.version.base if start.version else start.ruleset.name
-    if start.version is None and start.ruleset.name != "classic":
-        values["name"] = f"{values['name']} (our table)"
+    if start.version is None:  # new house rules: the base's words are not theirs
+        values["name"] = f"{values['name']} at our table"
+        values["description"] = ""
+        values["author"] = ""
     return _builder(values, base, start=start, forked_from=start.ref if start.version else "")
 
 
@@ -575,8 +583,8 @@ def preview() -> Any:
             {
                 "knob": change.knob.dotted,
                 "label": change.knob.label,
-                "before": change.before.shown,
-                "after": change.after.shown,
+                "before": words(change.before.value),
+                "after": words(change.after.value),
             }
             for change in diff(base_loaded.ruleset, submission.ruleset)
         ]
