@@ -29,6 +29,11 @@ def _json(schema_ref: str, description: str) -> dict[str, Any]:
 
 
 _NOT_FOUND = _error_response("No such ruleset or house rule")
+#: The site's pages (sheets, QR codes) answer a person: an HTML error page.
+_NOT_FOUND_PAGE = {
+    "description": "No such ruleset or version (an HTML page)",
+    "content": {"text/html": {"schema": {"type": "string"}}},
+}
 
 
 def _url() -> dict[str, Any]:
@@ -41,7 +46,7 @@ def document(base_url: str) -> dict[str, Any]:
         "name": {"type": "string"},
         "description": {"type": "string"},
         "author": {"type": "string"},
-        "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "fingerprint": {"type": "string", "pattern": "^[0-9a-f]{12}$"},
         "kind": {"type": "string", "enum": ["ruleset", "houserule"]},
         "slug": _SLUG,
         "version": {"type": "integer", "minimum": 1},
@@ -90,7 +95,9 @@ def document(base_url: str) -> dict[str, Any]:
         "required": True,
         "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/RulesetInput"}},
-            "application/yaml": {"schema": {"type": "string", "maxLength": 65536}},
+            "application/yaml": {
+                "schema": {"type": "string", "description": "at most 64 KiB (413 beyond)"}
+            },
         },
     }
     bad = {
@@ -358,7 +365,10 @@ def document(base_url: str) -> dict[str, Any]:
                     "type": "object",
                     "additionalProperties": False,
                     "properties": {
-                        "yaml": {"type": "string", "maxLength": 65536},
+                        "yaml": {
+                            "type": "string",
+                            "description": "the ruleset as YAML, at most 64 KiB",
+                        },
                         "ruleset": {
                             "type": "object",
                             "description": "a ruleset document; see /schema/ruleset.schema.json",
@@ -406,7 +416,7 @@ def _file(
             "responses": {
                 "200": {"description": summary, "content": {mimetype: {"schema": schema}}},
                 "304": {"description": "Not modified (ETag)"},
-                "404": _NOT_FOUND,
+                "404": _NOT_FOUND_PAGE,
             },
         }
     }

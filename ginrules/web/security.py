@@ -100,7 +100,12 @@ def install(app: Flask) -> None:
         message = _MESSAGES.get(status) or error.description or "Something went wrong."
         if status == 429:
             message = _MESSAGES[429]
-        return problem(status, message)
+        response = problem(status, message)
+        for name in ("Allow", "Retry-After"):  # what the standard answer carries
+            value = error.get_response().headers.get(name)
+            if value:
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
