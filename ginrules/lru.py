@@ -39,6 +39,22 @@ class LruCache(Generic[K, V]):
                 self._items.popitem(last=False)
         return value
 
+    def peek(self, key: K) -> V | None:
+        """The value if it is here (counted as a hit), else None; nothing is made."""
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                self.hits += 1
+                return self._items[key]
+        return None
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()

@@ -12,6 +12,7 @@ margin) resolves to None, so it cannot make two identical games look different.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, fields
@@ -148,8 +149,9 @@ class EngineConfig:
     def canonical_json(self) -> str:
         return json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
+        """The first 12 hex digits of the canonical JSON's SHA-256 (computed once)."""
         digest = hashlib.sha256(self.canonical_json().encode()).hexdigest()
         return digest[:FINGERPRINT_LENGTH]
 

@@ -18,7 +18,7 @@ from ginrules.rules.diff import diff
 from ginrules.rules.yamlsource import MAX_FILE_BYTES
 from ginrules.web import openapi, refs
 from ginrules.web.pages import _draft, absolute, compiled_json, links, read_yaml, store
-from ginrules.web.security import limiter, save_limit
+from ginrules.web.security import limited
 from ginrules.web.storage import Version, hash_secret, new_secret, secret_matches
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
@@ -177,7 +177,7 @@ def diff_rulesets() -> Response:
 
 
 @blueprint.post("/houserules")
-@limiter.limit(save_limit)
+@limited
 def create_houserule() -> tuple[Response, int]:
     text, forked_from = _read_body()
     ruleset, base = _validated(text)
@@ -197,7 +197,7 @@ def create_houserule() -> tuple[Response, int]:
 
 
 @blueprint.put("/houserules/<slug>")
-@limiter.limit(save_limit)
+@limited
 def update_houserule(slug: str) -> tuple[Response, int]:
     stored = store().edit_hash(slug)
     if stored is None:

@@ -41,7 +41,7 @@ from ginrules.sheets.render import (
 )
 from ginrules.web import forms, refs
 from ginrules.web.responses import IMMUTABLE, RELEASE, REVALIDATE, cached
-from ginrules.web.security import limiter, save_limit
+from ginrules.web.security import limited
 from ginrules.web.storage import Draft, Store, Version, hash_secret, new_secret, secret_matches
 
 blueprint = Blueprint("pages", __name__)
@@ -174,14 +174,16 @@ def links(loaded: refs.Loaded) -> dict[str, str]:
 
 # -- printable and downloadable resources ----------------------------------------------
 
-_KINDS: Final = ("sheet", "sheet.pdf", "scorepad", "scorepad.pdf")
 
-
-def _options(loaded: refs.Loaded) -> SheetOptions:
+def _paper() -> tuple[str, bool]:
+    """The print options of a sheet request (404 for a paper we do not print)."""
     paper = request.args.get("paper", "a4")
     if paper not in ("a4", "letter"):
         abort(404)
-    large = request.args.get("large", "") in ("1", "true", "yes")
+    return paper, request.args.get("large", "") in ("1", "true", "yes")
+
+
+def _options(loaded: refs.Loaded, paper: str, large: bool) -> SheetOptions:
     version = loaded.version
     return SheetOptions(
         paper=paper,  # type: ignore[arg-type]
@@ -192,34 +194,49 @@ def _options(loaded: refs.Loaded) -> SheetOptions:
     )
 
 
-def _resource(loaded: refs.Loaded, kind: str, policy: str) -> Response:
-    if kind not in _KINDS:
-        abort(404)
-    options = _options(loaded)
-    key = f"{kind}|{loaded.ref}|{loaded.fingerprint}|{options}"
-    renderers: dict[str, tuple[Callable[[Ruleset, SheetOptions], str | bytes], str]] = {
-        "sheet": (sheet_html, "text/html"),
-        "sheet.pdf": (sheet_pdf, "application/pdf"),
-        "scorepad": (scorepad_html, "text/html"),
-        "scorepad.pdf": (scorepad_pdf, "application/pdf"),
-    }
-    render, mimetype = renderers[kind]
-    assert callable(render)
-    response = cached(key, lambda: (render(loaded.ruleset, options), mimetype), policy)
+_RENDERERS: Final[dict[str, tuple[Callable[[Ruleset, SheetOptions], str | bytes], str]]] = {
+    "sheet": (sheet_html, "text/html"),
+    "sheet.pdf": (sheet_pdf, "application/pdf"),
+    "scorepad": (scorepad_html, "text/html"),
+    "scorepad.pdf": (scorepad_pdf, "application/pdf"),
+}
+
+
+def _resource(
+    ref: str, load: Callable[[], refs.Loaded], kind: str, policy: str, identity: str
+) -> Response:
+    """A sheet or score pad; ``identity`` names its content (a fingerprint, or a
+    version that never changes), so a repeat needs no database read at all."""
+    paper, large = _paper()
+    render, mimetype = _RENDERERS[kind]
+
+    def make() -> tuple[str | bytes, str]:
+        loaded = load()
+        return render(loaded.ruleset, _options(loaded, paper, large)), mimetype
+
+    key = f"{kind}|{ref}|{identity}|{paper}|{large}|{current_app.config['PUBLIC_BASE_URL']}"
+    response = cached(key, make, policy)
     if kind.endswith(".pdf"):
-        filename = f"{loaded.ref.replace('/', '-')}-{kind.replace('.pdf', '')}.pdf"
+        filename = f"{ref.replace('/', '-')}-{kind.replace('.pdf', '')}.pdf"
         response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
 
 
 @blueprint.get("/rules/<name>/<any(sheet, 'sheet.pdf', scorepad, 'scorepad.pdf'):kind>")
 def shipped_resource(name: str, kind: str) -> Response:
-    return _resource(_loaded_or_404(refs.shipped(name)), kind, RELEASE)
+    loaded = _loaded_or_404(refs.shipped(name))
+    return _resource(loaded.ref, lambda: loaded, kind, RELEASE, loaded.fingerprint)
 
 
 @blueprint.get("/h/<slug>/v<int:number>/<any(sheet, 'sheet.pdf', scorepad, 'scorepad.pdf'):kind>")
 def version_resource(slug: str, number: int, kind: str) -> Response:
-    return _resource(_loaded_or_404(refs.saved(store(), slug, number)), kind, IMMUTABLE)
+    if not refs.known(store(), slug, number):
+        abort(404)
+
+    def load() -> refs.Loaded:
+        return _loaded_or_404(refs.saved(store(), slug, number))
+
+    return _resource(f"h/{slug}/v{number}", load, kind, IMMUTABLE, "immutable")
 
 
 def _qr(target: str, kind: str, policy: str) -> Response:
@@ -242,15 +259,16 @@ def shipped_qr(name: str, kind: str) -> Response:
 
 @blueprint.get("/h/<slug>/qr.<any(png, svg):kind>")
 def share_qr(slug: str, kind: str) -> Response:
-    if store().get(slug) is None:
+    if not refs.known(store(), slug, 1):
         abort(404)
     return _qr(f"/h/{slug}", kind, IMMUTABLE)  # the short link never changes
 
 
 @blueprint.get("/h/<slug>/v<int:number>/qr.<any(png, svg):kind>")
 def version_qr(slug: str, number: int, kind: str) -> Response:
-    loaded = _loaded_or_404(refs.saved(store(), slug, number))
-    return _qr(loaded.path, kind, IMMUTABLE)
+    if not refs.known(store(), slug, number):
+        abort(404)
+    return _qr(f"/h/{slug}/v{number}", kind, IMMUTABLE)
 
 
 def _yaml_text(loaded: refs.Loaded) -> str:
@@ -363,7 +381,7 @@ def _builder(
 
 
 @blueprint.post("/build")
-@limiter.limit(save_limit, methods=["POST"])
+@limited
 def build_save() -> Any:
     base = request.form.get("base", "classic")
     submission = forms.read_form(request.form, base)
@@ -473,7 +491,7 @@ def read_yaml(text: str) -> tuple[Any, list[Diagnostic], str]:
 
 
 @blueprint.post("/build/yaml")
-@limiter.limit(save_limit, methods=["POST"])
+@limited
 def build_yaml_save() -> Any:
     text = request.form.get("yaml", "")
     forked_from = request.form.get("forked_from", "")
@@ -547,7 +565,7 @@ def edit(slug: str) -> Any:
 
 
 @blueprint.post("/h/<slug>/edit")
-@limiter.limit(save_limit, methods=["POST"])
+@limited
 def edit_save(slug: str) -> Any:
     key = request.form.get("key", "")
     latest = _check_key(slug, key)

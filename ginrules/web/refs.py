@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+from ginrules.lru import LruCache
 from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.diagnostics import RulesetError
@@ -88,6 +89,21 @@ def saved(store: Store, slug: str, number: int | None = None) -> Loaded | None:
         return _parse_saved(version)
     except RulesetError:  # saved text is validated first; a schema change could break it
         return None
+
+
+#: Saved versions seen to exist; they never go away, so the answer is kept.
+_KNOWN: Final[LruCache[tuple[str, str, int], bool]] = LruCache(16384)
+
+
+def known(store: Store, slug: str, number: int) -> bool:
+    """Does version ``number`` of ``slug`` exist? (A database read the first time only.)"""
+    key = (store.url, slug, number)
+    if _KNOWN.peek(key):
+        return True
+    found = store.get(slug, number) is not None
+    if found:
+        _KNOWN.put(key, True)
+    return found
 
 
 def resolve(store: Store, reference: str) -> Loaded | None:

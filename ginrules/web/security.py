@@ -7,13 +7,20 @@ on: JSON for the API, a page for the site; never a traceback.
 from __future__ import annotations
 
 import logging
-from typing import Any, Final
+import time
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, Final, ParamSpec, TypeVar
 
-from flask import Flask, Response, jsonify, render_template, request
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+from flask import Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import HTTPException
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 CSP: Final = "; ".join(
     (
@@ -38,16 +45,30 @@ HEADERS: Final = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
+_HEADER_LIST: Final = list(HEADERS.items())
+
 csrf = CSRFProtect()
-limiter = Limiter(key_func=get_remote_address, storage_uri="memory://", headers_enabled=True)
 log = logging.getLogger("ginrules.web")
 
 
-def save_limit() -> str:
-    """The configured rate limit on creating and editing (read per request)."""
-    from flask import current_app
+def limited(view: Callable[P, R]) -> Callable[P, R]:
+    """Count a save against ``RATE_LIMIT`` for the client's address; 429 beyond it.
 
-    return str(current_app.config["RATE_LIMIT"])
+    Only the decorated routes pay for the check (the ``limits`` library's moving
+    window, in this app's memory; one gunicorn worker counts on its own).
+    """
+
+    @wraps(view)
+    def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+        window: MovingWindowRateLimiter = current_app.extensions["ginrules.limits"]
+        who = request.remote_addr or "unknown"
+        for limit in parse_many(str(current_app.config["RATE_LIMIT"])):
+            if not window.hit(limit, "save", who):
+                reset = window.get_window_stats(limit, "save", who).reset_time
+                abort(429, retry_after=max(1, int(reset - time.time())))
+        return view(*args, **kwargs)
+
+    return checked
 
 
 def wants_json() -> bool:
@@ -78,12 +99,11 @@ _MESSAGES: Final = {
 
 def install(app: Flask) -> None:
     csrf.init_app(app)
-    limiter.init_app(app)
+    app.extensions["ginrules.limits"] = MovingWindowRateLimiter(MemoryStorage())
 
     @app.after_request
     def headers(response: Response) -> Response:
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
+        response.headers.extend(_HEADER_LIST)
         return response
 
     @app.errorhandler(CSRFError)
