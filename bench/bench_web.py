@@ -124,28 +124,24 @@ def ensure_wrk() -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=8, help="wrk duration per URL (8)")
+    parser.add_argument("--seconds", type=int, default=5, help="wrk duration per URL (5)")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections (16)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, both apps (2)")
     parser.add_argument("--threads", type=int, default=2, help="threads per worker (2)")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds, best kept (3)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args()
     ensure_wrk()
-    results: list[Result] = []
+    best: dict[str, Result] = {}
 
-    def measure(name: str, base: str, path: str) -> None:
-        url = base + path
-        for _ in range(50):  # warm every worker's caches
-            urllib.request.urlopen(url, timeout=10).read()
+    def measure(name: str, url: str, path: str) -> None:
         rate, p50, p99, errors = wrk(url, args.seconds, args.connections)
-        results.append(Result(name, path, rate, p50, p99, errors))
+        if name not in best or rate > best[name].requests_per_second:
+            best[name] = Result(name, path, rate, p50, p99, errors)
         if not args.json:
             print(f"  {name:<24} {rate:>9,.0f} req/s", file=sys.stderr)
 
-    env = {**os.environ, "PYTHONPATH": str(HERE)}
-    with gunicorn("hello_app:app", free_port(), args.workers, args.threads, env) as base:
-        measure("hello world", base, "/")
-
+    hello_env = {**os.environ, "PYTHONPATH": str(HERE)}
     with tempfile.TemporaryDirectory(prefix="ginrules-bench-") as folder:
         port = free_port()
         site_env = {
@@ -159,8 +155,12 @@ def main() -> int:
         subprocess.run(
             [str(BIN / "ginrules"), "db", "upgrade"], env=site_env, check=True, capture_output=True
         )
-        app = "ginrules.web:create_app()"
-        with gunicorn(app, port, args.workers, args.threads, site_env) as base:
+        site = "ginrules.web:create_app()"
+        hello_port = free_port()
+        with (
+            gunicorn("hello_app:app", hello_port, args.workers, args.threads, hello_env) as hello,
+            gunicorn(site, port, args.workers, args.threads, site_env) as base,
+        ):
             request = urllib.request.Request(
                 base + "/api/houserules",
                 data=json.dumps({"yaml": HOUSE_RULE}).encode(),
@@ -169,22 +169,36 @@ def main() -> int:
             )
             with urllib.request.urlopen(request, timeout=30) as response:
                 slug = json.load(response)["slug"]
-            measure("home page", base, "/")
-            measure("sheet (classic)", base, "/rules/classic/sheet")
-            measure("QR PNG (classic)", base, "/rules/classic/qr.png")
-            measure("sheet (saved version)", base, f"/h/{slug}/v1/sheet")
-            measure("QR PNG (saved version)", base, f"/h/{slug}/v1/qr.png")
-
-    hello = results[0].requests_per_second
+            targets = [
+                ("hello world", hello, "/"),
+                ("home page", base, "/"),
+                ("sheet (classic)", base, "/rules/classic/sheet"),
+                ("QR PNG (classic)", base, "/rules/classic/qr.png"),
+                ("sheet (saved version)", base, f"/h/{slug}/v1/sheet"),
+                ("QR PNG (saved version)", base, f"/h/{slug}/v1/qr.png"),
+            ]
+            for _, server, path in targets:
+                for _ in range(50):  # warm every worker's caches
+                    urllib.request.urlopen(server + path, timeout=10).read()
+            # Rounds interleave the URLs, so a slow moment of a shared machine
+            # hits all of them; the best round of each is reported.
+            for number in range(1, args.rounds + 1):
+                if not args.json:
+                    print(f"round {number} of {args.rounds}", file=sys.stderr)
+                for label, server, path in targets:
+                    measure(label, server + path, path)
+    results = [best[label] for label, _, _ in targets]
+    hello_rate = results[0].requests_per_second
     for result in results:
-        result.of_hello = result.requests_per_second / hello
+        result.of_hello = result.requests_per_second / hello_rate
     target_met = all(r.of_hello >= 0.5 for r in results if "sheet" in r.name or "QR" in r.name)
     if args.json:
         print(json.dumps({"results": [asdict(r) for r in results], "target_met": target_met}))
         return 0 if target_met else 3
     print(
         f"gunicorn gthread, {args.workers} workers x {args.threads} threads; wrk -t1"
-        f" -c{args.connections} -d{args.seconds}s per URL, 127.0.0.1"
+        f" -c{args.connections} -d{args.seconds}s per URL, best of {args.rounds} interleaved"
+        " rounds, 127.0.0.1"
     )
     print(f"{'URL':<26} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'of hello':>9}  errors")
     for r in results:

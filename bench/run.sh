@@ -6,12 +6,14 @@
 #   bash bench/run.sh engine --games 1000 --json
 #   bash bench/run.sh rules
 #   bash bench/run.sh sheets
+#   bash bench/run.sh web
 #
 # melds:  bench_melds.py, least deadwood against open_spiel and rlcard
 # engine: bench_engine.py, whole hands per second against open_spiel and
 #         rlcard, and the seconds for strong-against-greedy games
 # rules:  bench_rules.py, loading, validating and compiling rulesets
 # sheets: bench_sheets.py, the classic rule sheet as HTML and PDF, cold and warm
+# web:    bench_web.py, pages, sheets and QR codes under gunicorn against hello-world (wrk)
 #
 # The two peer libraries live in bench/.venv only (git-ignored); they are never
 # dependencies of ginrules. ginrules itself is installed there in editable mode
@@ -23,7 +25,7 @@ root="$(cd "$here/.." && pwd)"
 venv="$here/.venv"
 python="${PYTHON:-python3.11}"
 peers=(rlcard==1.2.0 open_spiel==2.0.2)
-benchmarks=(melds engine rules sheets)
+benchmarks=(melds engine rules sheets web)
 
 usage() {
     local IFS='|'
@@ -35,7 +37,7 @@ usage() {
 # Check the name before any installing.
 if [ $# -gt 0 ]; then
     case "$1" in
-        melds | engine | rules | sheets) ;;
+        melds | engine | rules | sheets | web) ;;
         -h | --help)
             usage
             exit 0
