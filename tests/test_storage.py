@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -11,10 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginrules.web.storage import (
+    MIGRATIONS,
     Draft,
     NotFound,
     StorageError,
     Store,
+    Version,
+    default_url,
     hash_secret,
     new_secret,
     secret_matches,
@@ -38,17 +43,54 @@ def draft(name: str = "Our table", gin: int = 20, **extra: str) -> Draft:
     return Draft(**fields)
 
 
-def test_upgrade_is_idempotent_and_recorded(store: Store) -> None:
-    assert store.current() == ["0001_house_rules_and_versions"]
-    assert store.upgrade() == []
-    assert store.count() == 0
+def in_utc(version: Version) -> bool:
+    return version.created_at.utcoffset() == timedelta(0)
+
+
+def test_upgrade_is_idempotent_and_recorded(database_url: str) -> None:
+    fresh = Store(database_url)
+    try:
+        names = [name for name, _ in MIGRATIONS]
+        assert names[0] == "0001_house_rules_and_versions"
+        assert fresh.current() == []
+        assert fresh.upgrade() == names
+        assert fresh.current() == names
+        assert fresh.upgrade() == []
+        assert fresh.current() == names
+        assert fresh.count() == 0
+    finally:
+        fresh.close()
+
+
+def test_urls_are_normalised_and_shown_without_the_password(tmp_path: Path) -> None:
+    for given_url in ("postgres://u:pw@db.example/g", "postgresql://u:pw@db.example/g"):
+        opened = Store(given_url)  # no connection is made until it is used
+        assert opened.url == "postgresql+psycopg://u:***@db.example/g"
+        assert opened.engine.dialect.driver == "psycopg"
+        opened.close()
+    assert default_url(tmp_path) == f"sqlite:///{tmp_path / 'ginrules.db'}"
+
+
+def test_sqlite_file_is_made_in_wal_mode_with_its_folder(tmp_path: Path) -> None:
+    opened = Store(default_url(tmp_path / "instance" / "nested"))
+    try:
+        assert opened.upgrade() == [name for name, _ in MIGRATIONS]
+        assert (tmp_path / "instance" / "nested" / "ginrules.db").is_file()
+        with opened.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+    finally:
+        opened.close()
 
 
 def test_create_then_read_latest_and_by_number(store: Store) -> None:
     before = datetime.now(UTC) - timedelta(seconds=5)
     saved = store.create(draft(), hash_secret("s"))
     assert saved.number == 1 and saved.latest == 1 and len(saved.slug) == 8
-    assert saved.created_at.tzinfo is not None and saved.created_at >= before
+    assert set(saved.slug) <= set("23456789abcdefghjkmnpqrstuvwxyz")
+    assert (saved.name, saved.author, saved.description) == ("Our table", "Ana", "Thursdays")
+    assert (saved.base, saved.fingerprint, saved.forked_from) == ("classic", f"{20:064x}", None)
+    assert in_utc(saved) and before <= saved.created_at <= datetime.now(UTC)
     assert store.get(saved.slug) == saved
     assert store.get(saved.slug, 1) == saved
     assert store.get(saved.slug, 2) is None
@@ -62,11 +104,14 @@ def test_versions_are_kept_and_the_plain_read_follows_the_latest(store: Store) -
     second = store.add_version(first.slug, draft(gin=30))
     third = store.add_version(first.slug, draft(name="Renamed", gin=40))
     assert (second.number, third.number) == (2, 3)
-    latest = store.get(first.slug)
-    assert latest is not None and latest.number == 3 and latest.name == "Renamed"
-    old = store.get(first.slug, 1)
-    assert old is not None and old.yaml == first.yaml and old.latest == 3
-    assert [v.number for v in store.versions(first.slug)] == [1, 2, 3]
+    assert third.created_at >= second.created_at >= first.created_at
+    assert store.get(first.slug) == third
+    assert store.get(first.slug, 1) == dataclasses.replace(first, latest=3)  # unchanged
+    assert store.get(first.slug, 2) == dataclasses.replace(second, latest=3)
+    listed = store.versions(first.slug)
+    assert [v.number for v in listed] == [1, 2, 3]
+    assert all(v.latest == 3 and in_utc(v) for v in listed)
+    assert store.count() == 1
     with pytest.raises(NotFound):
         store.add_version("nosuchsl", draft())
 
@@ -75,10 +120,15 @@ def test_recent_is_newest_change_first(store: Store) -> None:
     a = store.create(draft("A"), hash_secret("a"))
     b = store.create(draft("B"), hash_secret("b"))
     store.add_version(a.slug, draft("A2"))
+    c = store.create(draft("C"), hash_secret("c"))
     recent = store.recent(10)
-    assert [v.name for v in recent] == ["A2", "B"]
-    assert [v.slug for v in store.recent(1)] == [a.slug]
-    assert b.slug in {v.slug for v in recent}
+    assert [(v.slug, v.name, v.number) for v in recent] == [
+        (c.slug, "C", 1),
+        (a.slug, "A2", 2),
+        (b.slug, "B", 1),
+    ]
+    assert [v.slug for v in store.recent(2)] == [c.slug, a.slug]
+    assert store.recent() == recent
 
 
 def test_fork_origin_round_trips(store: Store) -> None:
@@ -86,13 +136,17 @@ def test_fork_origin_round_trips(store: Store) -> None:
     child = store.create(draft("Child"), hash_secret("c"), forked_from=(parent.slug, 1))
     assert child.forked_from == (parent.slug, 1)
     assert parent.forked_from is None
+    edited = store.add_version(child.slug, draft("Child, edited"))
+    assert edited.forked_from == (parent.slug, 1)  # the origin belongs to the house rule
+    assert store.get(child.slug, 1) == dataclasses.replace(child, latest=2)
 
 
 def test_only_a_hash_of_the_edit_secret_is_stored(store: Store) -> None:
     secret = new_secret()
     saved = store.create(draft(), hash_secret(secret))
     stored = store.edit_hash(saved.slug)
-    assert stored is not None and secret not in stored
+    assert len(secret) == 32 and new_secret() != secret
+    assert stored is not None and secret not in stored and stored == hash_secret(secret)
     assert secret_matches(secret, stored)
     assert not secret_matches(secret + "x", stored)
     assert store.edit_hash("nosuchsl") is None
@@ -107,16 +161,27 @@ def test_a_failed_save_changes_nothing(store: Store) -> None:
         store.create(draft(fingerprint="f" * 500), hash_secret("t"))
     with pytest.raises(StorageError, match="text"):
         store.add_version(saved.slug, draft(yaml=None))  # type: ignore[arg-type]
+    with pytest.raises(StorageError, match="NUL"):  # PostgreSQL cannot hold it; SQLite could
+        store.add_version(saved.slug, draft(description="a\x00b"))
+    with pytest.raises(StorageError, match="NUL"):
+        store.create(draft(yaml="name: x\x00"), hash_secret("t"))
+    with pytest.raises(StorageError, match="Unicode"):
+        store.create(draft(author="\ud800"), hash_secret("t"))
+    with pytest.raises(NotFound):
+        store.add_version("nosuchsl", draft())
     assert store.versions(saved.slug) == before
+    assert store.recent() == before
     assert store.count() == 1
 
 
 def test_concurrent_saves_get_distinct_numbers(store: Store) -> None:
     saved = store.create(draft(), hash_secret("s"))
     errors: list[BaseException] = []
+    start = threading.Barrier(4)
 
     def save_five() -> None:
         try:
+            start.wait(timeout=30)
             for n in range(5):
                 store.add_version(saved.slug, draft(gin=n))
         except BaseException as error:
@@ -128,15 +193,25 @@ def test_concurrent_saves_get_distinct_numbers(store: Store) -> None:
     for thread in threads:
         thread.join(timeout=60)
     assert errors == []
-    assert [v.number for v in store.versions(saved.slug)] == list(range(1, 22))
+    saved_versions = store.versions(saved.slug)
+    assert [v.number for v in saved_versions] == list(range(1, 22))
+    assert sorted(v.fingerprint for v in saved_versions[1:]) == sorted(
+        f"{n:064x}" for n in range(5) for _ in range(4)
+    )
 
 
 def test_unicode_and_large_texts_round_trip(store: Store) -> None:
-    yaml_text = "name: Café ♠ 🃏\nextends: classic\nnotes:\n" + "  - ünïcode note\n" * 3300
-    assert len(yaml_text.encode()) > 60_000
-    saved = store.create(draft(name="Café ♠ 🃏", yaml=yaml_text), hash_secret("s"))
+    name = "Café ♠ 🃏 Ærøskøbing"
+    yaml_text = f"name: {name}\nextends: classic\nnotes:\n" + "  - ünïcode note 🂡\n" * 3000
+    assert len(yaml_text.encode()) > 64 * 1024
+    saved = store.create(
+        draft(name=name, author="Zoë 李", description="Ünïcode ♣ 🂮", yaml=yaml_text),
+        hash_secret("s"),
+    )
     again = store.get(saved.slug)
-    assert again is not None and again.yaml == yaml_text and again.name == "Café ♠ 🃏"
+    assert again == saved
+    assert (again.name, again.author, again.description) == (name, "Zoë 李", "Ünïcode ♣ 🂮")
+    assert again.yaml == yaml_text
 
 
 def test_versions_table_refuses_a_duplicate_number(store: Store) -> None:

@@ -464,3 +464,19 @@ def test_save_edit_and_read_on_both_databases(tmp_path: Path, database_url: str)
             assert "Both, v2" in client.get("/").text
     finally:
         app.extensions["ginrules.store"].close()
+
+
+def test_a_database_that_does_not_answer_gets_a_503_not_a_traceback(tmp_path: Path) -> None:
+    config = _app_config(tmp_path, "postgresql://nobody:x@127.0.0.1:1/none")
+    config["UPGRADE_ON_START"] = False
+    app = create_app(config)
+    with live_server(app) as base:
+        client = Client(base)
+        page = client.get("/h/abcdefgh")
+        assert page.status == 503 and "not answering" in page.text
+        assert page.headers["Retry-After"] == "5"
+        api = client.send_json("POST", "/api/houserules", {"yaml": GOOD})
+        assert api.status == 503 and api.json()["status"] == 503
+        assert "Traceback" not in page.text + api.text
+        assert client.get("/rules/classic").status == 200, "shipped rulesets need no database"
+    app.extensions["ginrules.store"].close()

@@ -17,7 +17,10 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
+
+from ginrules.web.storage import NotFound, StorageError
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -125,6 +128,21 @@ def install(app: Flask) -> None:
             value = error.get_response().headers.get(name)
             if value:
                 response.headers[name] = value
+        return response
+
+    @app.errorhandler(NotFound)
+    def no_such_rules(error: NotFound) -> Response:
+        return problem(404, _MESSAGES[404])
+
+    @app.errorhandler(StorageError)
+    def not_saved(error: StorageError) -> Response:
+        return problem(409, f"Not saved: {error}. Nothing was changed; what you sent is kept.")
+
+    @app.errorhandler(OperationalError)
+    def database_down(error: OperationalError) -> Response:
+        log.error("database unavailable: %s", error.orig)
+        response = problem(503, "The database is not answering just now; nothing was changed.")
+        response.headers["Retry-After"] = "5"
         return response
 
     @app.errorhandler(Exception)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -110,7 +112,9 @@ def _create_tables(connection: Connection) -> None:
     metadata.create_all(connection, tables=[house_rules, versions])
 
 
-#: Named schema steps, in order; each runs once, in its own transaction.
+#: Named schema steps, in order; each runs once, in its own transaction. The first
+#: creates the tables from the definitions above; a later step that changes a table
+#: must also make this one create the table as it was before that change.
 MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
     ("0001_house_rules_and_versions", _create_tables),
 )
@@ -134,7 +138,10 @@ def secret_matches(secret: str, stored_hash: str) -> bool:
 
 
 def _check(draft: Draft) -> None:
-    """Refuse what a column cannot hold, the same way on every database (SQLite does not)."""
+    """Refuse what a column cannot hold, the same way on every database.
+
+    SQLite would store all of it; PostgreSQL refuses over-long values and NUL characters.
+    """
     for name, value in vars(draft).items():
         column = versions.c[name]
         length = getattr(column.type, "length", None)
@@ -142,15 +149,21 @@ def _check(draft: Draft) -> None:
             raise StorageError(f"{name} must be text")
         if length is not None and len(value) > length:
             raise StorageError(f"{name} is longer than {length} characters")
+        if "\x00" in value:
+            raise StorageError(f"{name} contains a NUL character")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise StorageError(f"{name} is not valid Unicode text") from None
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
 
 
-def _aware(value: datetime) -> datetime:
-    """SQLite gives naive datetimes back; they were stored in UTC."""
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+def _utc(value: datetime) -> datetime:
+    """In UTC: SQLite gives back the naive UTC time stored, PostgreSQL the session's zone."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def _normal_url(url: str) -> str:
@@ -251,13 +264,26 @@ class Store:
         raise StorageError("no free short link found; try again")
 
     def add_version(self, slug: str, draft: Draft) -> Version:
-        """Save ``draft`` as the next version of ``slug``."""
-        for _ in range(10):
+        """Save ``draft`` as the next version of ``slug``.
+
+        The transaction writes the house rule's row first (its ``updated_at``), which
+        locks it on both databases, so concurrent saves of one house rule take turns
+        and each counts the versions after the one before it committed. Should a
+        number still be taken (unique constraint), the save counts again.
+        """
+        _check(draft)
+        number = 0
+        for attempt in range(10):
+            if attempt:
+                time.sleep(random.uniform(0, 0.01 * attempt))
             now = _now()
             try:
                 with self.engine.begin() as connection:
                     rule_id = connection.execute(
-                        sa.select(house_rules.c.id).where(house_rules.c.slug == slug)
+                        sa.update(house_rules)
+                        .where(house_rules.c.slug == slug)
+                        .values(updated_at=now)
+                        .returning(house_rules.c.id)
                     ).scalar_one_or_none()
                     if rule_id is None:
                         raise NotFound(f"no house rules {slug!r}")
@@ -268,11 +294,6 @@ class Store:
                     ).scalar_one()
                     number = (latest or 0) + 1
                     self._insert_version(connection, rule_id, number, draft, now)
-                    connection.execute(
-                        sa.update(house_rules)
-                        .where(house_rules.c.id == rule_id)
-                        .values(updated_at=now)
-                    )
             except IntegrityError:
                 if self.get(slug, number) is not None:
                     continue  # another save took that number: count again
@@ -348,7 +369,7 @@ class Store:
             yaml=row.yaml,
             base=row.base,
             fingerprint=row.fingerprint,
-            created_at=_aware(row.created_at),
+            created_at=_utc(row.created_at),
             latest=int(row.latest),
             forked_from=forked,
         )
