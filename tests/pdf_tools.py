@@ -20,7 +20,7 @@ def need(tool: str) -> str:
     """The path of a poppler tool; a skip (a failure under CI=true) when it is missing."""
     path = shutil.which(tool)
     if path is None:
-        pytest.skip(f"{tool} is not installed (Debian: apt-get install -y poppler-utils)")
+        pytest.skip(f"{tool} missing (apt-get install poppler-utils); fails under CI")
     return path
 
 

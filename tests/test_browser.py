@@ -40,7 +40,7 @@ ARGS = [
 @pytest.fixture
 def browser_page(tmp_path: Path) -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed (apt-get install -y chromium)")
+        pytest.skip("chromium is not installed; a failure under CI (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
