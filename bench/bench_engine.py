@@ -41,15 +41,15 @@ import gc
 import importlib
 import itertools
 import json
-import platform
 import random
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any, Final
+
+from benchlib import format_table, versions
 
 from ginrules.engine.bots import RandomBot, make_bot
 from ginrules.engine.hand import Hand
@@ -297,30 +297,6 @@ def play_games(args: argparse.Namespace) -> GamesResult:
 
 
 # --- output -------------------------------------------------------------------------
-
-
-def versions(libraries: Sequence[str]) -> dict[str, str]:
-    found = {"python": platform.python_version()}
-    for dist in libraries:
-        try:
-            found[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            found[dist] = "not installed"
-    return found
-
-
-def format_table(rows: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for n, row in enumerate(rows):
-        cells = [
-            cell.rjust(w) if i else cell.ljust(w)
-            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def ratio(results: dict[str, HandsResult], peer: str) -> float:

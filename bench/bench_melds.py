@@ -46,14 +46,14 @@ import gc
 import itertools
 import json
 import math
-import platform
 import random
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from typing import Any, Final, TypeVar
+
+from benchlib import format_table, versions
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "CDHS"  # ginrules' suit order; open_spiel uses "scdh", rlcard S H D C
@@ -419,30 +419,6 @@ TARGETS: Final = (
 )
 
 
-def versions() -> dict[str, str]:
-    found = {"python": platform.python_version()}
-    for dist in ("ginrules", "open_spiel", "rlcard"):
-        try:
-            found[dist] = metadata.version(dist)
-        except metadata.PackageNotFoundError:
-            found[dist] = "not installed"
-    return found
-
-
-def format_table(rows: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for n, row in enumerate(rows):
-        cells = [
-            cell.rjust(w) if i else cell.ljust(w)
-            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-        if n == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 def report_text(results: list[CaseResult], args: argparse.Namespace, found: dict[str, str]) -> str:
     out = [
         f"meld benchmark: seed {args.seed}, {args.hands} hands per case,"
@@ -585,7 +561,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    found = versions()
+    found = versions(("ginrules", "open_spiel", "rlcard"))
     results = []
     for case in CASES:
         started = time.perf_counter()

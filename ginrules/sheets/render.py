@@ -95,23 +95,20 @@ def environment() -> jinja2.Environment:
 
 def sheet_html(ruleset: Ruleset, options: SheetOptions | None = None) -> str:
     """The rule sheet as a self-contained HTML page (CSS and QR code inline)."""
-    config = compile_ruleset(ruleset)
-    filled = (options or SheetOptions()).for_ruleset(ruleset)
-    made = CACHE.get(
-        _key("sheet", "html", ruleset, config, filled),
-        lambda: _render("sheet.html", ruleset, config, filled),
-    )
-    assert isinstance(made, str)
-    return made
+    return _html("sheet", ruleset, options)
 
 
 def scorepad_html(ruleset: Ruleset, options: SheetOptions | None = None) -> str:
     """A score pad that fits the ruleset's format and scoring, as HTML."""
+    return _html("scorepad", ruleset, options)
+
+
+def _html(document: Document, ruleset: Ruleset, options: SheetOptions | None) -> str:
     config = compile_ruleset(ruleset)
     filled = (options or SheetOptions()).for_ruleset(ruleset)
     made = CACHE.get(
-        _key("scorepad", "html", ruleset, config, filled),
-        lambda: _render("scorepad.html", ruleset, config, filled),
+        _key(document, "html", ruleset, config, filled),
+        lambda: _render(f"{document}.html", ruleset, config, filled),
     )
     assert isinstance(made, str)
     return made
