@@ -135,6 +135,9 @@ def main() -> int:
     best: dict[str, Result] = {}
 
     def measure(name: str, url: str, path: str) -> None:
+        # Let the last run's keep-alive connections close (gunicorn's keepalive is
+        # 2 s), so no URL starts with the previous one's sockets still open.
+        time.sleep(3)
         rate, p50, p99, errors = wrk(url, args.seconds, args.connections)
         if name not in best or rate > best[name].requests_per_second:
             best[name] = Result(name, path, rate, p50, p99, errors)

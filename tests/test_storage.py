@@ -254,3 +254,14 @@ def test_saves_match_a_model(store: Store, steps: list[tuple[int, int]]) -> None
         stored = store.versions(slug)
         assert [v.fingerprint for v in stored] == [f"{g:064x}" for g in gins]
         assert all(v.latest == len(gins) for v in stored)
+
+
+def test_last_change_moves_with_every_save(store: Store) -> None:
+    empty = store.last_change()
+    assert empty[0] == 0
+    saved = store.create(draft(), hash_secret("s"))
+    first = store.last_change()
+    assert first != empty and first[0] == 1
+    store.add_version(saved.slug, draft(gin=30))
+    assert store.last_change() != first
+    assert store.last_change() == store.last_change()

@@ -69,17 +69,24 @@ def _loaded_or_404(loaded: refs.Loaded | None) -> refs.Loaded:
 
 
 @blueprint.get("/")
-def home() -> str:
-    bases = [refs.shipped(name) for name in BASES]
-    examples = [
-        refs.shipped(entry.name) for entry in refs.shipped_names() if entry.kind == "houserules"
-    ]
-    return render_template(
-        "web/home.html",
-        bases=[b for b in bases if b],
-        examples=[e for e in examples if e],
-        recent=store().recent(8),
-    )
+def home() -> Response:
+    """Rendered again only when something was saved (one small query a request)."""
+
+    def make() -> tuple[str, str]:
+        bases = [refs.shipped(name) for name in BASES]
+        examples = [
+            refs.shipped(entry.name) for entry in refs.shipped_names() if entry.kind == "houserules"
+        ]
+        page = render_template(
+            "web/home.html",
+            bases=[b for b in bases if b],
+            examples=[e for e in examples if e],
+            recent=store().recent(8),
+        )
+        return page, "text/html"
+
+    change = store().last_change()
+    return cached(f"home|{store().url}|{change}", make, REVALIDATE)
 
 
 # -- a ruleset or a saved version -------------------------------------------------
@@ -139,10 +146,6 @@ def _ruleset_page(loaded: refs.Loaded, policy: str) -> Response:
         )
         return page, "text/html"
 
-    if session.get("_flashes"):  # a message for this visitor: not for the shared cache
-        response = Response(make()[0], mimetype="text/html")
-        response.headers["Cache-Control"] = "no-store"
-        return response
     return cached(key, make, policy)
 
 

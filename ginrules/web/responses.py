@@ -12,7 +12,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Final
 
-from flask import Response, request
+from flask import Response, request, session
 
 from ginrules import __version__
 from ginrules.lru import LruCache
@@ -40,6 +40,11 @@ def cached(key: str, make: Callable[[], tuple[bytes | str, str]], policy: str) -
         body, mimetype = make()
         return _tagged(body.encode("utf-8") if isinstance(body, str) else body, mimetype)
 
+    if session.get("_flashes"):  # a message for this visitor only: never shared or kept
+        body, mimetype, _ = made()
+        response = Response(body, mimetype=mimetype)
+        response.headers["Cache-Control"] = "no-store"
+        return response
     body, mimetype, etag = MEMO.get(f"{__version__}|{key}", made)
     if etag in request.if_none_match:
         response = Response(status=304)

@@ -414,6 +414,14 @@ class Store:
             ).scalar_one_or_none()
         return None if value is None else str(value)
 
+    def last_change(self) -> tuple[int, str]:
+        """How many house rules there are and when the latest save was: a cheap
+        token that changes whenever anything is saved (a cache key for lists)."""
+        query = sa.select(sa.func.count(), sa.func.max(house_rules.c.updated_at))
+        with self.engine.connect() as connection:
+            count, newest = connection.execute(query.select_from(house_rules)).one()
+        return int(count), "" if newest is None else str(newest)
+
     def count(self) -> int:
         with self.engine.connect() as connection:
             return int(
