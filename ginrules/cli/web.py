@@ -76,6 +76,9 @@ def cmd_serve(args: argparse.Namespace, output: Output) -> int:
                 "workers": args.workers,
                 "threads": args.threads,
                 "worker_class": "gthread",
+                # Each worker its own listening socket: the kernel spreads
+                # connections over them, instead of one worker taking them all.
+                "reuse_port": True,
                 "accesslog": "-" if args.access_log else None,
                 "errorlog": "-",
                 "timeout": 60,

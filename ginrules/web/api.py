@@ -260,7 +260,7 @@ def _read_body() -> tuple[str, str]:
         )
     try:
         data = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise BadInput(
             400, "the body is not valid JSON", [{"field": "body", "message": "invalid JSON"}]
         ) from None
@@ -292,13 +292,39 @@ def _read_body() -> tuple[str, str]:
         raise BadInput(
             400, "ruleset is an object", [{"field": "ruleset", "message": "not an object"}]
         )
+    if _depth(data["ruleset"]) > MAX_NESTING:
+        raise BadInput(
+            422,
+            f"the ruleset is nested deeper than {MAX_NESTING} levels",
+            [{"field": "ruleset", "message": "nested too deeply"}],
+        )
     text = yaml.safe_dump(data["ruleset"], sort_keys=False, allow_unicode=True)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         abort(413)
     return text, forked_from
 
 
+#: Deeper than any ruleset (sections hold knobs; notes hold strings).
+MAX_NESTING = 32
+
+
+def _depth(value: Any, level: int = 1) -> int:
+    """How deeply ``value`` nests, counting no further than past ``MAX_NESTING``."""
+    if level > MAX_NESTING or not isinstance(value, dict | list):
+        return level
+    children = value.values() if isinstance(value, dict) else value
+    return max((_depth(child, level + 1) for child in children), default=level)
+
+
 def _validated(text: str) -> tuple[Any, str]:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise BadInput(
+            422,
+            "the ruleset holds text that is not valid Unicode",
+            [{"field": "body", "message": f"invalid character at position {error.start}"}],
+        ) from None
     ruleset, diagnostics, base = read_yaml(text)
     if ruleset is None:
         raise BadInput(

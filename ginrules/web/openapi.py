@@ -96,7 +96,11 @@ def document(base_url: str) -> dict[str, Any]:
         "content": {
             "application/json": {"schema": {"$ref": "#/components/schemas/RulesetInput"}},
             "application/yaml": {
-                "schema": {"type": "string", "description": "at most 64 KiB (413 beyond)"}
+                "schema": {
+                    "type": "object",
+                    "description": "a ruleset document (see /schema/ruleset.schema.json),"
+                    " at most 64 KiB",
+                }
             },
         },
     }
@@ -105,6 +109,7 @@ def document(base_url: str) -> dict[str, Any]:
         "413": _error_response("The body is too large"),
         "415": _error_response("The body is neither JSON nor YAML"),
         "422": _error_response("The ruleset has errors (each with its line and field)"),
+        "409": _error_response("The database could not store it; nothing was changed"),
         "429": _error_response("Too many saves from this address"),
     }
     return {

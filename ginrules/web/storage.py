@@ -26,6 +26,8 @@ from sqlalchemy.exc import IntegrityError
 
 SLUG_ALPHABET: Final = "23456789abcdefghjkmnpqrstuvwxyz"
 SLUG_LENGTH: Final = 8
+#: The highest version number a link may name (the API documents it).
+MAX_VERSION: Final = 999_999_999
 
 metadata = sa.MetaData()
 
@@ -376,6 +378,8 @@ class Store:
 
     def get(self, slug: str, number: int | None = None) -> Version | None:
         """One version (the latest when ``number`` is None), or None."""
+        if number is not None and not 1 <= number <= MAX_VERSION:
+            return None  # no such version, and more than the column holds
         query = self._select().where(house_rules.c.slug == slug)
         if number is None:
             query = query.order_by(versions.c.number.desc()).limit(1)
