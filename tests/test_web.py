@@ -143,6 +143,9 @@ def test_build_save_share_with_a_qr_that_scans_to_the_public_link(
     version = store.get(slug)
     assert version is not None and version.name == "The Thursday table"
     assert "undercut_bonus: 10" in version.yaml and "gin_bonus" not in version.yaml
+    # The base's description is not the table's: nothing inherited through extends.
+    assert version.description == ""
+    assert "playing-card maker" not in client.get(f"/h/{slug}").text
     page = client.get(f"/h/{slug}").text
     assert "Loser shuffles." in page or "Loser shuffles." in client.get(f"/h/{slug}/v1/sheet").text
 
@@ -169,6 +172,10 @@ def test_an_invalid_form_comes_back_with_every_field_and_errors_beside_them(
     assert again["hand_scoring.undercut_bonus"] == "15"
     gin = page[page.index('id="field-hand_scoring-gin_bonus"') :]
     assert "is not a whole number" in gin[: gin.index("</div>")]
+    first_target = page[page.index('id="field-game_scoring-target"') :]
+    assert "below the least allowed" in first_target[: first_target.index("</div>")], (
+        "every problem is reported in the first round"
+    )
     assert "Our <b>table</b>" not in page and "Our &lt;b&gt;table&lt;/b&gt;" in page
     assert store.count() == 0
     fields["hand_scoring.gin_bonus"] = "25"

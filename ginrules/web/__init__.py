@@ -38,6 +38,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.filters["code_spans"] = forms.code_spans
     app.jinja_env.filters["words"] = words
+    app.jinja_env.filters["departure"] = forms.departure_words
     security.install(app)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(api.blueprint)

@@ -66,6 +66,20 @@ def code_spans(text: str) -> Markup:
     return Markup(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", str(escape(text))))
 
 
+def departure_words(diagnostic: Diagnostic, ruleset: Ruleset) -> str:
+    """A departure warning for people: ``Undercut on tie: no (BC, PG, HR, CCJ and TU play yes)``."""
+    dotted = ".".join(str(p) for p in diagnostic.path)
+    try:
+        knob = ruleset_schema.knob(dotted)
+    except (KeyError, ValueError):
+        return diagnostic.message
+    value = words(ruleset.value(dotted))
+    if knob.flag_for(ruleset.value(dotted)) is None and knob.published:
+        usual = knob.published[0]
+        return f"{knob.label}: {value} ({', '.join(usual.sources)} play {words(usual.value)})"
+    return f"{knob.label}: {value}. {diagnostic.message}"
+
+
 def sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:
     return [
         (section, [_control(k) for k in section.knobs]) for section in ruleset_schema.sections()
@@ -129,13 +143,12 @@ def read_form(form: Mapping[str, str], base: str) -> Submission:
         submission.general.append(f"unknown base ruleset {base!r}")
         return submission
     document: dict[str, Any] = {"name": values["name"].strip()}
+    # Always written, even empty: the base's words are not the table's, and
+    # ``extends`` would otherwise bring them in.
     for word in ("description", "author"):
-        if values[word].strip():
-            document[word] = " ".join(values[word].split())
+        document[word] = " ".join(values[word].split())
     document["extends"] = base
-    notes = [line.strip() for line in values["notes"].splitlines() if line.strip()]
-    if notes:
-        document["notes"] = notes
+    document["notes"] = [line.strip() for line in values["notes"].splitlines() if line.strip()]
     for knob in ruleset_schema.knobs():
         raw = values[knob.dotted].strip()
         if raw == "" and knob.dotted not in form:
@@ -150,15 +163,17 @@ def read_form(form: Mapping[str, str], base: str) -> Submission:
     if not document["name"]:
         submission.add("name", "give your house rules a name")
     submission.yaml_text = to_yaml(document)
-    if submission.errors:
-        return submission
+    # Validate what could be read even when some fields could not, so every
+    # problem is reported at once (the unreadable fields keep their base value).
     try:
-        submission.ruleset = refs.parse_saved_text(submission.yaml_text, "form")
+        ruleset = refs.parse_saved_text(submission.yaml_text, "form")
     except RulesetError as error:
         for diagnostic in error.diagnostics:
             _place(submission, diagnostic)
         return submission
-    submission.warnings = list(submission.ruleset.warnings)
+    submission.warnings = list(ruleset.warnings)
+    if not submission.errors:
+        submission.ruleset = ruleset
     return submission
 
 
@@ -167,9 +182,11 @@ def _place(submission: Submission, diagnostic: Diagnostic) -> None:
         submission.warnings.append(diagnostic)
         return
     path = diagnostic.path
-    text = diagnostic.message + (
-        f" (expected {diagnostic.expected})" if diagnostic.expected else ""
-    )
+    message = diagnostic.message
+    dotted = ".".join(str(p) for p in path)
+    if dotted and message.startswith(dotted + " "):
+        message = message[len(dotted) + 1 :]  # shown beside its field: no need to name it
+    text = message + (f" (expected {diagnostic.expected})" if diagnostic.expected else "")
     if len(path) >= 2 and f"{path[0]}.{path[1]}" in submission.values:
         submission.add(f"{path[0]}.{path[1]}", text)
     elif path and str(path[0]) in submission.values:
