@@ -96,7 +96,7 @@ def chromium(tmp_path: Path, width: int = 1280, height: int = 900) -> Iterator[V
     """A headless Chromium with a fresh profile under ``tmp_path``; skips (a failure
     under CI=true) when Debian's Chromium or Playwright is missing."""
     if not os.path.exists(CHROMIUM):
-        pytest.skip(
+        pytest.skip(  # a failure under CI=true (tests/conftest.py)
             "chromium is not installed (apt-get install chromium, or scripts/system-deps.sh); "
             "a failure under CI"
         )
