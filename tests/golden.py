@@ -7,7 +7,7 @@ Each case is one of four kinds:
 deadwood
     A hand of cards: its best melds and deadwood.
 showdown
-    A knock settled at the table (:func:`ginrules.engine.table.settle`).
+    A knock settled at the table (:func:`ginrules.engine.settle.settle`).
 hand
     A hand played through the state machine, action by action.
 game
@@ -47,7 +47,7 @@ from ginrules.engine.match import (
 )
 from ginrules.engine.scoreboard import Scoreboard
 from ginrules.engine.scoring import HandScore, Showdown
-from ginrules.engine.table import settle
+from ginrules.engine.settle import settle
 from ginrules.melds import best_melds
 from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset

@@ -18,7 +18,7 @@ import pytest
 from ginrules import schema as ruleset_schema
 from ginrules.cards import parse_cards
 from ginrules.cli import main
-from ginrules.engine.table import settle
+from ginrules.engine.settle import settle
 from ginrules.rules import locate
 from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.load import Ruleset, load_ruleset

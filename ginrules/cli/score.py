@@ -15,7 +15,7 @@ from ginrules.cli.common import (
     jsonl_batch,
 )
 from ginrules.engine.scoring import Showdown
-from ginrules.engine.table import settle, settlement_json
+from ginrules.engine.settle import settle, settlement_json
 from ginrules.rules.compile import EngineConfig
 
 

@@ -14,7 +14,7 @@ from typing import Final
 from ginrules.cards import Card, parse_cards
 from ginrules.engine.match import HandOutcome, HollywoodMatch, PartnershipGame
 from ginrules.engine.scoring import HandEnd, Showdown, layoff_words, score_hand
-from ginrules.engine.table import TableError, settle
+from ginrules.engine.settle import SettleError, settle
 from ginrules.layoffs import best_defense
 from ginrules.melds import Arrangement, best_melds
 from ginrules.rules.compile import EngineConfig, FormatType, PartnershipDeck
@@ -178,7 +178,7 @@ def _settle(
             defender=parse_cards(defender),
             upcard=upcard,
         )
-    except TableError:  # over this ruleset's knock limit
+    except SettleError:  # over this ruleset's knock limit
         return None
 
 

@@ -1,4 +1,4 @@
-"""Settling a real hand at the table: the knocker's cards, the defender's, the points.
+"""Settling a played hand: the knocker's cards, the defender's, the points.
 
 This is the showdown of :mod:`ginrules.engine.hand` without the play before it:
 ``ginrules score`` and the golden cases use it to score hands people actually
@@ -19,7 +19,7 @@ from ginrules.melds import Arrangement, Meld, MeldError, make_meld
 from ginrules.rules.compile import EngineConfig
 
 
-class TableError(ValueError):
+class SettleError(ValueError):
     """A hand that cannot be settled as given; the message says what is wrong."""
 
 
@@ -35,26 +35,26 @@ def settle(
     """Score a knock: ``knocker`` as cards (best melds shown), or as chosen melds
     plus deadwood cards. The defender lays off and melds at their best.
 
-    Raises :class:`TableError` for a wrong number of cards, a card held twice,
+    Raises :class:`SettleError` for a wrong number of cards, a card held twice,
     a chosen meld that is not a meld, or deadwood over this hand's knock limit.
     """
     size = config.hand_size
     if (knocker is None) == (knocker_melds is None):
-        raise TableError("give the knocker's cards, or the knocker's melds and deadwood")
+        raise SettleError("give the knocker's cards, or the knocker's melds and deadwood")
     if knocker_melds is not None:
         melds = _melds(knocker_melds, config)
         cards = [c for meld in melds for c in meld.cards] + list(knocker_deadwood)
     else:
         cards = list(knocker or ())
     if len(set(cards)) != len(cards):
-        raise TableError("the knocker holds a card twice")
+        raise SettleError("the knocker holds a card twice")
     if len(defender) != size or len(set(defender)) != size:
-        raise TableError(f"the defender holds {size} different cards, not {len(set(defender))}")
+        raise SettleError(f"the defender holds {size} different cards, not {len(set(defender))}")
     clash = set(cards) & set(defender)
     if upcard is not None and upcard in set(cards) | set(defender):
         clash.add(upcard)
     if clash:
-        raise TableError(f"{', '.join(map(str, sorted(clash)))} cannot be in two places")
+        raise SettleError(f"{', '.join(map(str, sorted(clash)))} cannot be in two places")
     if knocker_melds is not None:
         value = config.ace.card_value
         dead = list(knocker_deadwood)
@@ -64,15 +64,15 @@ def settle(
     big_gin = len(cards) == size + 1
     if big_gin:
         if config.big_gin_bonus is None:
-            raise TableError(f"the knocker keeps {size} cards (big gin is not played here)")
+            raise SettleError(f"the knocker keeps {size} cards (big gin is not played here)")
         if arrangement.deadwood:
-            raise TableError("big gin needs all eleven cards melded")
+            raise SettleError("big gin needs all eleven cards melded")
     elif len(cards) != size:
-        raise TableError(f"the knocker keeps {size} cards after discarding, not {len(cards)}")
+        raise SettleError(f"the knocker keeps {size} cards after discarding, not {len(cards)}")
     limit = config.knock_limit_for(upcard)
     if arrangement.deadwood > limit:
         why = f" (the upcard {upcard} sets it)" if config.oklahoma and upcard is not None else ""
-        raise TableError(
+        raise SettleError(
             f"the knocker has {arrangement.deadwood} deadwood; the knock limit is {limit}{why}"
         )
     gin = arrangement.deadwood == 0
@@ -94,7 +94,7 @@ def _melds(chosen: Sequence[Sequence[Card]], config: EngineConfig) -> list[Meld]
         try:
             melds.append(make_meld(cards, config.ace))
         except MeldError as error:
-            raise TableError(f"knocker's meld {error}") from None
+            raise SettleError(f"knocker's meld {error}") from None
     return melds
 
 
