@@ -52,6 +52,7 @@ from ginrules.melds import best_melds
 from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset, load_ruleset_text
+from ginrules.words.showdown import points_text
 from tests.engine_helpers import snapshot
 
 CASES_DIR: Final = Path(__file__).resolve().parent / "cases"
@@ -484,7 +485,7 @@ def _run_showdown(case: Case, config: EngineConfig, failures: list[str]) -> None
     if "error" in expect:
         failures.append(
             f"error: expected the hand to be refused ({expect['error']!r}), but it settled"
-            f" as {showdown.score.explain()}"
+            f" as {points_text(showdown.score)}"
         )
         return
     _check_score(failures, expect, showdown, hand_seats=False)

@@ -11,11 +11,13 @@ from pathlib import Path
 from ginrules.cards import Card, parse_cards
 from ginrules.cli import main
 from ginrules.cli.common import Output
-from ginrules.cli.play import CardView, TerminalPlayer
+from ginrules.cli.terminal_player import TerminalPlayer
 from ginrules.engine.actions import DEFEND_BEST, Act, parse_action
 from ginrules.engine.hand import Hand, Phase
 from ginrules.engine.record import replay
 from ginrules.layoffs import Layoff
+from ginrules.words.cards import CardView
+from ginrules.words.showdown import points_text
 from tests.engine_helpers import config
 
 
@@ -164,7 +166,7 @@ def test_a_whole_game_explains_every_showdown_as_the_engine_scored_it(tmp_path: 
             score = hand.showdown.score
             winner = names[hand.showdown.winner]
             verb = "score" if winner == "you" else "scores"
-            expected = f"{score.end.value.replace('_', ' ')}: {winner} {verb} {score.explain()}"
+            expected = f"{score.end.value.replace('_', ' ')}: {winner} {verb} {points_text(score)}"
             totals[hand.showdown.winner] += score.points
             knocker = names[hand.showdown.knocker]
             shown = hand.showdown.knocker_arrangement

@@ -16,11 +16,11 @@ from ginrules.cli.common import (
     config_or_report,
 )
 from ginrules.engine.bots import BOTS
-from ginrules.engine.hand import Hand
 from ginrules.engine.match import MatchError
 from ginrules.engine.record import RecordError, replay
 from ginrules.engine.simulate import ENDINGS, Simulation, compare, simulate
 from ginrules.rules.compile import EngineConfig
+from ginrules.words.showdown import summary_line
 
 
 class _ProgressBar:
@@ -157,7 +157,7 @@ def cmd_replay(args: argparse.Namespace, output: Output) -> int:
             output.problem(f"{where}: error: {error}")
             status = EXIT_INVALID
             continue
-        summary = _summary(replayed.hand)
+        summary = summary_line(replayed.hand)
         if replayed.matches:
             output.line(f"{where}: {summary}; same result as recorded")
         else:
@@ -167,18 +167,6 @@ def cmd_replay(args: argparse.Namespace, output: Output) -> int:
             )
             status = EXIT_INVALID
     return status
-
-
-def _summary(hand: Hand) -> str:
-    actions = len(hand.history)
-    if hand.showdown is None:
-        state = "a dead hand" if hand.dead else f"unfinished ({hand.phase.value})"
-        return f"{actions} actions, {state}"
-    score = hand.showdown.score
-    return (
-        f"{actions} actions, {score.end.value.replace('_', ' ')}:"
-        f" player {hand.showdown.winner} scores {score.explain()}"
-    )
 
 
 def register(add: AddCommand) -> None:

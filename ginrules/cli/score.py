@@ -17,6 +17,7 @@ from ginrules.cli.common import (
 from ginrules.engine.scoring import Showdown
 from ginrules.engine.settle import settle, settlement_json
 from ginrules.rules.compile import EngineConfig
+from ginrules.words.showdown import points_text, table_lines
 
 
 def cmd_score(args: argparse.Namespace, output: Output) -> int:
@@ -40,9 +41,9 @@ def cmd_score(args: argparse.Namespace, output: Output) -> int:
         output.problem(f"error: {error}")
         return EXIT_INVALID
     if args.json:
-        output.json(settlement_json(showdown))
+        output.json(_settled_json(showdown))
     else:
-        for line in describe(showdown, config, upcard):
+        for line in table_lines(showdown, config, upcard):
             output.line(line)
     return EXIT_OK
 
@@ -67,7 +68,7 @@ def _answer(item: dict[str, Any], config: EngineConfig) -> dict[str, Any]:
         defender=parse_cards(_required(item, "defender")),
         upcard=Card.parse(upcard) if upcard else None,
     )
-    return settlement_json(showdown)
+    return _settled_json(showdown)
 
 
 def _required(item: dict[str, Any], key: str) -> Any:
@@ -76,46 +77,8 @@ def _required(item: dict[str, Any], key: str) -> Any:
     return item[key]
 
 
-def describe(showdown: Showdown, config: EngineConfig, upcard: Card | None) -> list[str]:
-    """The showdown in words, as a table would say it."""
-    knocker = showdown.knocker_arrangement
-    defense = showdown.defense
-    score = showdown.score
-    lines = []
-    if upcard is not None and config.oklahoma:
-        lines.append(
-            f"Upcard {upcard}: the knock limit this hand is {config.knock_limit_for(upcard)}"
-            + (" and the hand counts double (a spade)" if config.spades_doubled(upcard) else "")
-        )
-    lines.append(f"Knocker shows: {_melds(knocker.melds)}  {_dead(knocker)}")
-    if defense.layoffs:
-        laid = "; ".join(
-            f"{lay.card} on {knocker.melds[lay.meld_index]}" for lay in defense.layoffs
-        )
-        lines.append(f"Defender lays off: {laid}")
-    elif score.end.value in ("gin", "big_gin"):
-        lines.append("Defender lays off: nothing (no lay-offs on gin)")
-    elif not config.layoffs:
-        lines.append("Defender lays off: nothing (no lay-offs under these rules)")
-    else:
-        lines.append("Defender lays off: nothing fits")
-    lines.append(
-        f"Defender shows: {_melds(defense.arrangement.melds)}  {_dead(defense.arrangement)}"
-    )
-    who = "knocker" if score.knocker_wins else "defender"
-    lines.append(
-        f"Outcome: {score.end.value.replace('_', ' ')}. The {who} scores {score.explain()}."
-    )
-    return lines
-
-
-def _melds(melds: Any) -> str:
-    return " ".join(f"[{meld}]" for meld in melds) or "no melds"
-
-
-def _dead(arrangement: Any) -> str:
-    cards = " ".join(str(c) for c in arrangement.unmatched)
-    return f"deadwood {cards} = {arrangement.deadwood}" if cards else "no deadwood"
+def _settled_json(showdown: Showdown) -> dict[str, Any]:
+    return {**settlement_json(showdown), "explanation": points_text(showdown.score)}
 
 
 def register(add: AddCommand) -> None:

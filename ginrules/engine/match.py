@@ -1,15 +1,14 @@
-"""Games and matches: who deals, who plays whom, and how hands are entered.
+"""Matches: seeded deals for bots and simulations, scored on a score pad.
 
-Each format is a small class over :class:`~ginrules.engine.scoreboard.Scoreboard`,
-chosen from the configuration by :func:`new_match`:
+A :class:`Match` is a dealer: it cuts for the first deal and seeds each hand
+from its own random generator. Everything about the score (points, boxes,
+bonuses, who deals next, who sits out, who plays whom) is kept by the
+format's :class:`~ginrules.engine.scorepad.ScorePad`, which a real table can
+also feed directly. One thin class per format gives the pad's games by name:
 
 - :class:`TwoPlayerGame`: one game to the target.
-- :class:`HollywoodMatch`: three games at once; a player's first hand win is
-  entered in game 1, the second in games 1-2, the third and later in all
-  three, finished games taking no more; the match ends when all are finished.
-- :class:`PartnershipGame`: two teams of two; each hand is two separate
-  two-player hands (one per pairing, each with its own deck), opponents
-  switch each hand, and the two results are netted into one team score.
+- :class:`HollywoodMatch`: three games at once (see :class:`HollywoodPad`).
+- :class:`PartnershipGame`: two teams of two, each hand two pairings netted.
 - :class:`ThreeHandedGame`: the dealer sits out each hand; the other two play.
 
 A match is driven one hand at a time: :meth:`Match.deals` says which hands to
@@ -28,21 +27,44 @@ from ginrules.engine.bots import Bot
 from ginrules.engine.hand import Hand
 from ginrules.engine.play import play_hand
 from ginrules.engine.scoreboard import GameResult, Scoreboard
-from ginrules.rules.compile import (
-    DeadHandDealer,
-    EngineConfig,
-    FirstDealer,
-    FormatType,
-    NextDealer,
-    PartnershipDeck,
+from ginrules.engine.scorepad import (
+    MAX_HANDS,
+    HandReport,
+    HollywoodPad,
+    PadEntry,
+    PadProblem,
+    PartnershipPad,
+    ScorePad,
+    ScorePadError,
+    score_pad_class,
 )
+from ginrules.engine.scoring import HandEnd
+from ginrules.rules.compile import EngineConfig, FirstDealer, FormatType, PartnershipDeck
 
-#: A runaway guard: no real game lasts this many hands.
-MAX_HANDS: Final = 2000
+__all__ = [
+    "MAX_HANDS",
+    "Deal",
+    "HandEntry",
+    "HandOutcome",
+    "HollywoodMatch",
+    "Match",
+    "MatchError",
+    "PartnershipGame",
+    "ThreeHandedGame",
+    "TwoPlayerGame",
+    "bot_rngs",
+    "new_match",
+]
 
 
 class MatchError(ValueError):
     """A match that cannot be played as configured."""
+
+
+def bot_rngs(seed: int, players: int) -> list[random.Random]:
+    """Each table seat's random generator for its bot, from the match seed: the one
+    seeding rule, so a game replays the same however it is driven."""
+    return [random.Random(seed * 7919 + seat + 1) for seat in range(players)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +88,22 @@ class HandOutcome:
     winner: int | None
     points: int = 0
     boxes: int = 1
-    end: str = "knock"
+    end: HandEnd = HandEnd.KNOCK
 
     @classmethod
     def of(cls, hand: Hand) -> HandOutcome:
         score = hand.score()
-        return cls(hand.winner, score.points, score.boxes, score.end.value)
+        return cls(hand.winner, score.points, score.boxes, score.end)
 
     @classmethod
     def dead(cls) -> HandOutcome:
-        return cls(None, 0, 0, "dead")
+        return cls(None, 0, 0, HandEnd.DEAD)
+
+    def report(self, deal: Deal) -> HandReport:
+        """The same result with the winner as a table seat, for the score pad."""
+        if self.winner is None:
+            return HandReport.dead()
+        return HandReport(deal.seats[self.winner], self.points, self.boxes, self.end)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,11 +114,11 @@ class HandEntry:
     #: The winning table seat, or None for a dead hand.
     winner: int | None
     points: int
-    end: str
+    end: HandEnd
 
 
 class Match:
-    """The common driver: seeded cuts and hand seeds, the dealer rule, the hand log."""
+    """The dealer: a seeded cut, seeded hands, and the score pad that keeps the score."""
 
     players: ClassVar[int] = 2
 
@@ -101,28 +129,40 @@ class Match:
         self.log: list[HandEntry] = []
         #: The deals handed out by the last :meth:`deals`, waiting for their results.
         self.issued: list[Deal] = []
+        pad_class = score_pad_class(config)
+        self.pad: ScorePad = pad_class(config, [self.cut(group) for group in pad_class.cut_groups])
 
-    # Subclasses implement these three.
     def deals(self) -> list[Deal]:
-        raise NotImplementedError
+        """The hands to play next, with their seeds."""
+        self.issued = [
+            Deal(seating.seats, seating.dealer, self.hand_seed())
+            for seating in self.pad.next_deal().seatings
+        ]
+        return self.issued
 
     def record(self, outcomes: Sequence[HandOutcome]) -> None:
         """Enter the hands of the last :meth:`deals`, in the same order."""
-        raise NotImplementedError
+        if len(self.issued) != len(outcomes):
+            raise MatchError(f"enter {len(self.issued)} hands, as dealt, not {len(outcomes)}")
+        reports = [o.report(d) for d, o in zip(self.issued, outcomes, strict=True)]
+        try:
+            self.pad.add(PadEntry(tuple(reports)))
+        except ScorePadError as error:
+            if error.problem is PadProblem.RUNAWAY:
+                raise MatchError(f"no winner after {MAX_HANDS} hands") from None
+            raise
+        for deal, report in zip(self.issued, reports, strict=True):
+            self.log.append(HandEntry(deal, report.winner, report.points, report.end))
+        self.issued = []
 
     @property
     def finished(self) -> bool:
-        raise NotImplementedError
+        return self.pad.finished
 
     def results(self) -> list[GameResult]:
         """Each game's result (three for Hollywood)."""
-        raise NotImplementedError
+        return self.pad.results()
 
-    def standing(self) -> str:
-        """The score so far, in a line."""
-        raise NotImplementedError
-
-    # Shared helpers.
     def hand_seed(self) -> int:
         return self.rng.getrandbits(63)
 
@@ -137,39 +177,6 @@ class Match:
             if ranks.count(pick) == 1:
                 return seats[ranks.index(pick)]
 
-    def next_dealer(
-        self, dealer: int, winner: int | None, loser: int | None, seats: Sequence[int]
-    ) -> int:
-        """The next dealer among ``seats`` after a hand dealt by ``dealer``."""
-        config = self.config
-        following = seats[(seats.index(dealer) + 1) % len(seats)]
-        if winner is None or loser is None:
-            return dealer if config.after_dead_hand is DeadHandDealer.SAME_DEALER else following
-        if config.next_dealer is NextDealer.LOSER:
-            return loser
-        if config.next_dealer is NextDealer.WINNER:
-            return winner
-        return following
-
-    def _log(self, deal: Deal, outcome: HandOutcome) -> tuple[int | None, int | None, int]:
-        """Log a hand; return the winning and losing table seats and the points."""
-        winner = outcome.winner
-        if winner is None:
-            self.log.append(HandEntry(deal, None, 0, outcome.end))
-            return None, None, 0
-        self.log.append(HandEntry(deal, deal.seats[winner], outcome.points, outcome.end))
-        return deal.seats[winner], deal.seats[1 - winner], outcome.points
-
-    def _pending(self, count: int) -> list[Deal]:
-        if len(self.issued) != count:
-            raise MatchError(f"enter {len(self.issued)} hands, as dealt, not {count}")
-        deals, self.issued = self.issued, []
-        return deals
-
-    def _check_runaway(self) -> None:
-        if len(self.log) > MAX_HANDS:
-            raise MatchError(f"no winner after {MAX_HANDS} hands")
-
     def play(
         self,
         players: Sequence[Bot],
@@ -179,8 +186,7 @@ class Match:
         """Play the whole match with ``players`` (one per table seat)."""
         if len(players) != self.players:
             raise MatchError(f"this format needs {self.players} players, not {len(players)}")
-        base = self.seed if bot_seed is None else bot_seed
-        rngs = [random.Random(base * 7919 + seat + 1) for seat in range(self.players)]
+        rngs = bot_rngs(self.seed if bot_seed is None else bot_seed, self.players)
         while not self.finished:
             outcomes = []
             for deal in self.deals():
@@ -196,98 +202,26 @@ class Match:
 class TwoPlayerGame(Match):
     """One game to the target between table seats 0 and 1."""
 
-    def __init__(self, config: EngineConfig, seed: int) -> None:
-        super().__init__(config, seed)
-        self.board = Scoreboard(config, 2)
-        self.dealer = self.cut((0, 1))
-
-    def deals(self) -> list[Deal]:
-        self.issued = [Deal((0, 1), self.dealer, self.hand_seed())]
-        return self.issued
-
-    def record(self, outcomes: Sequence[HandOutcome]) -> None:
-        (deal,) = self._pending(len(outcomes))
-        (outcome,) = outcomes
-        winner, loser, points = self._log(deal, outcome)
-        if winner is None:
-            self.board.record_dead_hand()
-        else:
-            self.board.record(winner, points, outcome.boxes)
-        self.dealer = self.next_dealer(deal.seats[deal.dealer], winner, loser, (0, 1))
-        self._check_runaway()
-
     @property
-    def finished(self) -> bool:
-        return self.board.finished
-
-    def results(self) -> list[GameResult]:
-        return [self.board.result()]
-
-    def standing(self) -> str:
-        return f"{self.board.points[0]} to {self.board.points[1]} (target {self.board.target})"
+    def board(self) -> Scoreboard:
+        return self.pad.boards[0]
 
 
-class HollywoodMatch(TwoPlayerGame):
+class HollywoodMatch(Match):
     """Three games at once, entered by each player's count of hands won."""
 
-    def __init__(self, config: EngineConfig, seed: int) -> None:
-        super().__init__(config, seed)
-        self.boards = [Scoreboard(config, 2) for _ in range(config.games)]
-        self.wins = [0, 0]
-        #: The games each player has opened (entered a first score in), in order.
-        self.opened: list[list[Scoreboard]] = [[], []]
-
-    def record(self, outcomes: Sequence[HandOutcome]) -> None:
-        (deal,) = self._pending(len(outcomes))
-        (outcome,) = outcomes
-        winner, loser, points = self._log(deal, outcome)
-        if winner is None:
-            for board in self.boards:
-                board.record_dead_hand()
-        else:
-            self.wins[winner] += 1
-            for board in self.entries(winner):
-                board.record(winner, points, outcome.boxes)
-        self.dealer = self.next_dealer(deal.seats[deal.dealer], winner, loser, (0, 1))
-        self._check_runaway()
-
-    def entries(self, player: int) -> list[Scoreboard]:
-        """Open the next game for ``player``'s new win; the open games it is entered in.
-
-        Each win opens one more game: the first win counts in game 1, the
-        second in games 1-2, the third and later in all three. A game that
-        finished before the player scored in it is skipped, so a player shut
-        out of game 1 enters their first win in the next game in progress
-        (Hoyle).
-        """
-        opened = self.opened[player]
-        fresh = [b for b in self.boards if not b.finished and all(b is not o for o in opened)]
-        if fresh:
-            opened.append(fresh[0])
-        return [board for board in opened if not board.finished]
+    pad: HollywoodPad
 
     @property
-    def finished(self) -> bool:
-        return all(board.finished for board in self.boards)
-
-    def results(self) -> list[GameResult]:
-        return [board.result() for board in self.boards]
-
-    def standing(self) -> str:
-        return "; ".join(
-            f"game {n}: {b.points[0]}-{b.points[1]}{' (over)' if b.finished else ''}"
-            for n, b in enumerate(self.boards, 1)
-        )
-
-
-#: Partnership pairings by hand parity: partners sit opposite (0 & 2 against 1 & 3).
-_PAIRINGS: Final = (((0, 1), (2, 3)), ((0, 3), (2, 1)))
+    def boards(self) -> list[Scoreboard]:
+        return self.pad.boards
 
 
 class PartnershipGame(Match):
     """Teams 0 (seats 0 and 2) and 1 (seats 1 and 3), netted hand by hand."""
 
     players = 4
+    pad: PartnershipPad
 
     def __init__(self, config: EngineConfig, seed: int) -> None:
         if config.partnership_deck is PartnershipDeck.SHARED:
@@ -296,51 +230,15 @@ class PartnershipGame(Match):
                 " use format.partnership_deck: per_pairing"
             )
         super().__init__(config, seed)
-        self.board = Scoreboard(config, 2)
-        #: Which team deals in each pairing: each pairing cuts for the first deal.
-        self.dealing_team = [self.cut(pair) % 2 for pair in _PAIRINGS[0]]
-        self.hand_number = 0
-
-    def deals(self) -> list[Deal]:
-        pairs = _PAIRINGS[self.hand_number % 2]
-        self.issued = [
-            Deal(pair, 0 if pair[0] % 2 == team else 1, self.hand_seed())
-            for pair, team in zip(pairs, self.dealing_team, strict=True)
-        ]
-        return self.issued
-
-    def record(self, outcomes: Sequence[HandOutcome]) -> None:
-        net = 0
-        for deal, outcome in zip(self._pending(len(outcomes)), outcomes, strict=True):
-            winner, _, points = self._log(deal, outcome)
-            if winner is not None:
-                net += points if winner % 2 == 0 else -points
-        self.net = net
-        if net == 0:
-            self.board.record_dead_hand()
-            winning_team = losing_team = None
-        else:
-            winning_team = 0 if net > 0 else 1
-            losing_team = 1 - winning_team
-            self.board.record(winning_team, abs(net))
-        for slot, team in enumerate(self.dealing_team):
-            self.dealing_team[slot] = self.next_dealer(team, winning_team, losing_team, (0, 1))
-        self.hand_number += 1
-        self._check_runaway()
 
     @property
-    def finished(self) -> bool:
-        return self.board.finished
+    def board(self) -> Scoreboard:
+        return self.pad.board
 
-    def results(self) -> list[GameResult]:
-        return [self.board.result()]
-
-    def standing(self) -> str:
-        return (
-            f"team A (seats 0 & 2) {self.board.points[0]}"
-            f" to team B (seats 1 & 3) {self.board.points[1]}"
-            f" (target {self.board.target})"
-        )
+    @property
+    def net(self) -> int:
+        """The last hand's net score for team 0 (negative: team 1 won it)."""
+        return self.pad.net
 
 
 class ThreeHandedGame(Match):
@@ -348,38 +246,9 @@ class ThreeHandedGame(Match):
 
     players = 3
 
-    def __init__(self, config: EngineConfig, seed: int) -> None:
-        super().__init__(config, seed)
-        self.board = Scoreboard(config, 3)
-        self.dealer = self.cut((0, 1, 2))
-
-    def deals(self) -> list[Deal]:
-        # The player on the dealer's left plays first, as the non-dealer does heads-up.
-        first = (self.dealer + 1) % 3
-        second = (self.dealer + 2) % 3
-        self.issued = [Deal((first, second), 1, self.hand_seed())]
-        return self.issued
-
-    def record(self, outcomes: Sequence[HandOutcome]) -> None:
-        (deal,) = self._pending(len(outcomes))
-        (outcome,) = outcomes
-        winner, loser, points = self._log(deal, outcome)
-        if winner is None:
-            self.board.record_dead_hand()
-        else:
-            self.board.record(winner, points, outcome.boxes)
-        self.dealer = self.next_dealer(self.dealer, winner, loser, (0, 1, 2))
-        self._check_runaway()
-
     @property
-    def finished(self) -> bool:
-        return self.board.finished
-
-    def results(self) -> list[GameResult]:
-        return [self.board.result()]
-
-    def standing(self) -> str:
-        return " / ".join(str(p) for p in self.board.points) + f" (target {self.board.target})"
+    def board(self) -> Scoreboard:
+        return self.pad.boards[0]
 
 
 FORMATS: Final[dict[FormatType, type[Match]]] = {

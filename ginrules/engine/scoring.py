@@ -1,4 +1,5 @@
-"""Scoring one hand: who won it, how, and for how many points.
+"""Scoring one hand: who won it, how, and for how many points (as data: the words
+are made in :mod:`ginrules.words.showdown`).
 
 Glossary:
 
@@ -24,7 +25,6 @@ box
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -70,26 +70,6 @@ class HandScore:
 
     knocker_deadwood: int = 0
     defender_deadwood: int = 0
-
-    def explain(self) -> str:
-        """The points in words: ``(8 - 6) + 25 undercut bonus = 27``."""
-        end = self.end
-        if end is HandEnd.DEAD:
-            return "a dead hand: nobody scores"
-        if end is HandEnd.KNOCK:
-            base = f"{self.defender_deadwood} - {self.knocker_deadwood}"
-        elif end is HandEnd.UNDERCUT:
-            base = f"({self.knocker_deadwood} - {self.defender_deadwood})"
-        else:
-            base = f"{self.defender_deadwood} deadwood"
-        bonus = f" + {self.bonus} {end.value.replace('_', ' ')} bonus" if self.bonus else ""
-        if self.multiplier == 1:
-            return f"{base}{bonus} = {self.points}"
-        if self.points == self.multiplier * (self.deadwood_points + self.bonus):
-            text = f"2 x ({base}{bonus})"
-        else:
-            text = f"2 x ({base}){bonus}"
-        return f"{text} = {self.points} (doubled for a spade upcard)"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -165,8 +145,3 @@ class Showdown:
             "defender": self.defense.to_json(),
             **self.score.to_json(),
         }
-
-
-def layoff_words(defense: Defense, knocker_melds: Sequence[object]) -> list[str]:
-    """Each lay-off in words: ``5H on 6H 7H 8H``."""
-    return [f"{lay.card} on {knocker_melds[lay.meld_index]}" for lay in defense.layoffs]

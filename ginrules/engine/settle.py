@@ -99,7 +99,7 @@ def _melds(chosen: Sequence[Sequence[Card]], config: EngineConfig) -> list[Meld]
 
 
 def settlement_json(showdown: Showdown) -> dict[str, Any]:
-    """The ``ginrules score --jsonl`` answer for a settled hand."""
+    """The ``ginrules score --jsonl`` answer for a settled hand (the caller adds the words)."""
     score = showdown.score
     knocker_melds = showdown.knocker_arrangement.melds
     return {
@@ -118,5 +118,4 @@ def settlement_json(showdown: Showdown) -> dict[str, Any]:
         "knocker_unmatched": [str(c) for c in showdown.knocker_arrangement.unmatched],
         "bonus": score.bonus,
         "multiplier": score.multiplier,
-        "explanation": score.explain(),
     }

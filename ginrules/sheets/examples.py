@@ -1,7 +1,7 @@
 """Worked examples for a rule sheet, computed by the engine under the ruleset.
 
 Nothing here types a score in by hand: each example lays fixed cards on the
-table and asks the engine (``settle``, ``score_hand``, the match classes) what
+table and asks the engine (``settle``, ``score_hand``, the score pad) what
 this ruleset makes of them, so a house rule's sheet shows its own numbers.
 """
 
@@ -12,12 +12,21 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ginrules.cards import Card, parse_cards
-from ginrules.engine.match import HandOutcome, HollywoodMatch, PartnershipGame
-from ginrules.engine.scoring import HandEnd, Showdown, layoff_words, score_hand
+from ginrules.engine.scorepad import (
+    HandReport,
+    HollywoodPad,
+    PadEntry,
+    PartnershipPad,
+    new_score_pad,
+)
+from ginrules.engine.scoring import HandEnd, Showdown, score_hand
 from ginrules.engine.settle import SettleError, settle
 from ginrules.layoffs import best_defense
 from ginrules.melds import Arrangement, best_melds
 from ginrules.rules.compile import EngineConfig, FormatType, PartnershipDeck
+from ginrules.words import examples as said
+from ginrules.words.cards import cards_text, melds_text
+from ginrules.words.showdown import layoff_list, points_text
 
 #: The hands the showdown examples try, in order; the first that fits the
 #: ruleset (hand size, knock limit) and ends the way the example needs is shown.
@@ -95,12 +104,10 @@ def worked_examples(config: EngineConfig) -> Examples:
     if config.hand_size == 10:
         _showdowns(config, examples)
     else:
-        examples.note = (
-            f"The showdown examples are for ten-card hands; this ruleset deals {config.hand_size}."
-        )
+        examples.note = said.ten_card_note(config.hand_size)
     if config.oklahoma:
         examples.limits = [
-            LimitRow(rank, _limit_words(config.knock_limit_for(Card.parse(f"{rank}H"))))
+            LimitRow(rank, said.limit_words(config.knock_limit_for(Card.parse(f"{rank}H"))))
             for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
         ]
     if config.format is FormatType.HOLLYWOOD:
@@ -113,21 +120,17 @@ def worked_examples(config: EngineConfig) -> Examples:
     return examples
 
 
-def _limit_words(limit: int) -> str:
-    return "gin only" if limit == 0 else f"knock with {limit} or less"
-
-
 def _showdowns(config: EngineConfig, examples: Examples) -> None:
     upcard = Card.parse(_OKLAHOMA_UPCARD) if config.oklahoma else None
     knock = _first(config, _KNOCKS, HandEnd.KNOCK, upcard)
     if knock is not None:
-        examples.showdowns.append(_example("A knock", knock[1], upcard))
+        examples.showdowns.append(_example(said.title(HandEnd.KNOCK), knock[1], upcard))
     undercut = _first(config, _UNDERCUTS, HandEnd.UNDERCUT, upcard)
     if undercut is not None:
-        examples.showdowns.append(_example("An undercut", undercut[1], upcard))
+        examples.showdowns.append(_example(said.title(HandEnd.UNDERCUT), undercut[1], upcard))
     knocker, defender = (parse_cards(text) for text in _GIN)
     gin = settle(config, knocker=knocker, defender=defender, upcard=upcard)
-    examples.showdowns.append(_example("Gin", gin, upcard))
+    examples.showdowns.append(_example(said.title(HandEnd.GIN), gin, upcard))
     if config.big_gin_bonus is not None:
         eleven, defender = (parse_cards(text) for text in _BIG_GIN)
         melds = best_melds(eleven, config.ace)
@@ -135,8 +138,8 @@ def _showdowns(config: EngineConfig, examples: Examples) -> None:
         score = score_hand(config, 0, defense.deadwood, big_gin=True)
         examples.showdowns.append(
             ShowdownExample(
-                "Big gin",
-                f"{_show(melds.melds)}, all eleven cards melded",
+                said.title(HandEnd.BIG_GIN),
+                said.all_eleven_melded(melds_text(melds.melds)),
                 0,
                 (),
                 _defender_words(defense.arrangement),
@@ -144,14 +147,14 @@ def _showdowns(config: EngineConfig, examples: Examples) -> None:
                 score.end.value,
                 "knocker",
                 score.points,
-                score.explain(),
+                points_text(score),
             )
         )
     if config.oklahoma and config.spades_double is not None and knock is not None:
         doubled_by = Card.parse("TS")
         doubled = _settle(config, knock[0], doubled_by)
         if doubled is not None:
-            examples.showdowns.append(_example("A knock with a spade upcard", doubled, doubled_by))
+            examples.showdowns.append(_example(said.spade_title(), doubled, doubled_by))
 
 
 def _first(
@@ -182,47 +185,44 @@ def _settle(
         return None
 
 
-def _show(melds: Sequence[object]) -> str:
-    return " ".join(f"[{meld}]" for meld in melds)
-
-
 def _defender_words(arrangement: Arrangement) -> str:
-    shown = _show(arrangement.melds)
-    rest = " ".join(str(c) for c in arrangement.unmatched)
+    shown = melds_text(arrangement.melds)
+    rest = cards_text(arrangement.unmatched)
     return f"{shown} {rest}".strip()
 
 
 def _example(title: str, showdown: Showdown, upcard: Card | None) -> ShowdownExample:
     knocker = showdown.knocker_arrangement
-    deadwood = " ".join(str(c) for c in knocker.unmatched)
+    deadwood = cards_text(knocker.unmatched)
     score = showdown.score
     return ShowdownExample(
         title,
-        f"{_show(knocker.melds)}" + (f" + {deadwood}" if deadwood else ""),
+        melds_text(knocker.melds) + (f" + {deadwood}" if deadwood else ""),
         score.knocker_deadwood,
-        tuple(layoff_words(showdown.defense, knocker.melds)),
+        tuple(layoff_list(showdown)),
         _defender_words(showdown.defense.arrangement),
         score.defender_deadwood,
         score.end.value,
         "knocker" if score.knocker_wins else "defender",
         score.points,
-        score.explain(),
+        points_text(score),
         None if upcard is None else str(upcard),
     )
 
 
 def _hollywood(config: EngineConfig) -> list[HollywoodRow]:
-    match = HollywoodMatch(config, seed=0)
+    # Typed results on a score pad, as a table keeps them: no deal, no seed.
+    pad = new_score_pad(config, [0])
+    assert isinstance(pad, HollywoodPad)
     rows = []
     for number, (seat, points) in enumerate(_HOLLYWOOD_HANDS, 1):
-        if match.finished:
+        if pad.finished:
             break
-        (deal,) = match.deals()
-        before = [list(board.points) for board in match.boards]
-        match.record([HandOutcome(deal.seats.index(seat), points)])
+        before = [list(board.points) for board in pad.boards]
+        pad.add(HandReport(seat, points))
         entered = [
-            str(n)
-            for n, (board, old) in enumerate(zip(match.boards, before, strict=True), 1)
+            n
+            for n, (board, old) in enumerate(zip(pad.boards, before, strict=True), 1)
             if list(board.points) != old
         ]
         rows.append(
@@ -230,29 +230,25 @@ def _hollywood(config: EngineConfig) -> list[HollywoodRow]:
                 number,
                 "AB"[seat],
                 points,
-                ", ".join(entered) or "none",
-                tuple(f"{b.points[0]}-{b.points[1]}" for b in match.boards),  # type: ignore[arg-type]
+                said.games_entered(entered),
+                tuple(f"{b.points[0]}-{b.points[1]}" for b in pad.boards),  # type: ignore[arg-type]
             )
         )
     return rows
 
 
 def _partnership(config: EngineConfig) -> PartnershipExample:
-    game = PartnershipGame(config, seed=0)
-    deals = game.deals()
-    outcomes = []
+    pad = new_score_pad(config, [0, 2])
+    assert isinstance(pad, PartnershipPad)
+    reports = []
     tables = []
-    for deal, (team, points) in zip(deals, _PARTNERSHIP_TABLES, strict=True):
-        winner = next(seat for seat in deal.seats if seat % 2 == team)
-        outcomes.append(HandOutcome(deal.seats.index(winner), points))
-        tables.append(
-            f"players {deal.seats[0] + 1} and {deal.seats[1] + 1}:"
-            f" player {winner + 1} (team {'AB'[team]}) wins {points}"
-        )
-    game.record(outcomes)
-    net = game.net
-    winning = "A" if net > 0 else "B"
+    for seating, (team, points) in zip(pad.next_deal().seatings, _PARTNERSHIP_TABLES, strict=True):
+        winner = next(seat for seat in seating.seats if seat % 2 == team)
+        reports.append(HandReport(winner, points))
+        tables.append(said.partnership_table(seating.seats, winner, team, points))
+    pad.add(PadEntry(tuple(reports)))
+    net = pad.net
     (_, won), (_, lost) = _PARTNERSHIP_TABLES
     return PartnershipExample(
-        tuple(tables), f"team {winning} scores {abs(net)} ({won} - {lost})", abs(net)
+        tuple(tables), said.partnership_net(0 if net > 0 else 1, abs(net), won, lost), abs(net)
     )

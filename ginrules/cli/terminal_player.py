@@ -1,0 +1,365 @@
+"""The person at the keyboard, as a player: shows the table, reads a move.
+
+A typed move goes through :func:`~ginrules.engine.actions.parse_action` and
+is tried on a copy of the hand first, so a move the rules refuse prints the
+engine's reason and the person is asked again.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import Final, TextIO
+
+from ginrules.cards import Card, mask_to_cards, parse_cards, sort_for_display
+from ginrules.cli.common import Output
+from ginrules.engine.actions import BIG_GIN, DEFEND_BEST, TAKE, Act, Action, knock, parse_action
+from ginrules.engine.hand import Hand, IllegalAction, Observation, Phase
+from ginrules.engine.scoring import Showdown
+from ginrules.layoffs import Layoff, LayoffError, lay_off, layoff_spots
+from ginrules.melds import AceRule, Meld, scorer
+from ginrules.rules.compile import EngineConfig
+from ginrules.words.cards import CardView
+from ginrules.words.game import LAYOFFS_HELP, MELDS_HELP, MOVES_HELP, knock_limit_words
+from ginrules.words.showdown import YOU, said
+
+QUIT_WORDS: Final = frozenset({"q", "quit", "exit"})
+HELP_WORDS: Final = frozenset({"?", "h", "help"})
+KNOCK_WORDS: Final = frozenset({"knock", "k", "gin", "g"})
+TAKE_WORDS: Final = frozenset({"take", "t", "pile"})
+
+
+class Quit(Exception):
+    """The person typed q, or the input ended."""
+
+
+class TerminalPlayer:
+    """The person at the keyboard, as a player: shows the table, reads a move.
+
+    It satisfies the :class:`~ginrules.engine.bots.Bot` protocol. The session
+    seats it at each of the person's hands with :meth:`sit_down`; the hand is
+    used only to try a typed move on a copy (for the engine's reason when it
+    is refused) and, at a knock, to see the melds that lie face up.
+    """
+
+    name = YOU
+    observes = True
+
+    def __init__(
+        self, config: EngineConfig, output: Output, view: CardView, *, auto_showdown: bool
+    ) -> None:
+        self.config = config
+        self.output = output
+        self.view = view
+        self.auto_showdown = auto_showdown
+        self.echo = not _interactive(output.inp)
+        self.deadwood = scorer(config.ace).deadwood
+        self.hand: Hand | None = None
+        self.opponent = "bot"
+        #: The hand mask before a draw from the stock, to name the card drawn.
+        self._before_draw: int | None = None
+
+    def sit_down(self, hand: Hand, opponent: str) -> None:
+        self.hand = hand
+        self.opponent = opponent
+        self._before_draw = None
+
+    # -- the Bot protocol ----------------------------------------------------
+
+    def choose(
+        self, observation: Observation | None, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        assert observation is not None, "the person always observes"
+        if observation.phase is Phase.LAYOFF:
+            return self.defend(observation)
+        self.show_turn(observation, legal)
+        while True:
+            text = self.ask(MOVES_HELP)
+            if not text:
+                self.say("moves: " + " | ".join(self.moves(observation, legal)))
+                continue
+            try:
+                action = self.read_move(text, observation, legal)
+                self.try_on_copy(action)
+            except ValueError as error:  # IllegalAction, CardError and unreadable moves
+                self.refuse(error)
+                continue
+            if action.kind is Act.KNOCK and not self.auto_showdown:
+                action = self.choose_melds(action)
+            self._before_draw = observation.hand if action.kind is Act.DRAW_STOCK else None
+            return action
+
+    # -- reading -------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        self.output.line(text)
+
+    def refuse(self, error: ValueError) -> None:
+        """The engine's reason for refusing a move, or why the text is not one."""
+        self.say(f"  {'not allowed: ' if isinstance(error, IllegalAction) else ''}{error}")
+
+    def ask(self, help_text: str, prompt: str = "> ") -> str:
+        """A line from the person, stripped; raises :class:`Quit` on q or at the end of input."""
+        while True:
+            print(prompt, end="", file=self.output.out, flush=True)
+            line = self.output.inp.readline()
+            if not line:
+                self.say()
+                raise Quit
+            text = line.strip()
+            if self.echo:  # piped input: show it, so the transcript reads as a dialogue
+                self.say(text)
+            if text.lower() in QUIT_WORDS:
+                raise Quit
+            if text.lower() not in HELP_WORDS:
+                return text
+            self.say(help_text)
+
+    def read_move(self, text: str, observation: Observation, legal: Sequence[Action]) -> Action:
+        """A typed move as an action (not yet checked against the rules)."""
+        words = text.split()
+        verb = words[0].lower()
+        top = observation.pile[-1] if observation.pile else None
+        if verb in KNOCK_WORDS and len(words) == 1:
+            self.knock_without_card(observation, legal)
+        if verb in TAKE_WORDS and len(words) == 2:
+            card = Card.parse(words[1])
+            if card != top:
+                shown = "empty" if top is None else str(top)
+                raise ValueError(f"take {card}: the top of the discard pile is {shown}")
+            return TAKE
+        action = parse_action(text)
+        if (
+            action.kind is Act.DISCARD
+            and observation.phase is not Phase.DISCARD
+            and action.card == top
+        ):
+            return TAKE  # naming the card on the pile takes it
+        return action
+
+    def knock_without_card(self, observation: Observation, legal: Sequence[Action]) -> None:
+        """``knock`` with no card: raise, naming the knocks there are, or why there are none."""
+        knocks = [a for a in legal if a.kind is Act.KNOCK]
+        if knocks:
+            raise ValueError(
+                "knock with which discard? "
+                + ", ".join(self.knock_words(a, observation.hand) for a in knocks)
+            )
+        if observation.phase is not Phase.DISCARD:
+            raise ValueError("you knock after drawing, as you discard: draw or take a card first")
+        # The engine's reason for the knock that comes closest.
+        mask = observation.hand
+        taken = observation.taken
+        choices = [c for c in mask_to_cards(mask) if c != taken] or mask_to_cards(mask)
+        closest = min(choices, key=lambda c: (self.deadwood(mask ^ c.bit), c.index))
+        self.try_on_copy(knock(closest))
+        raise ValueError("knock with which discard? type knock and a card, such as knock 9D")
+
+    def try_on_copy(self, action: Action) -> Hand:
+        """Apply ``action`` to a copy of the hand; IllegalAction says why it is refused."""
+        assert self.hand is not None, "sit_down first"
+        trial = self.hand.copy()
+        trial.apply(action)
+        return trial
+
+    # -- showing -------------------------------------------------------------
+
+    def show_turn(self, observation: Observation, legal: Sequence[Action]) -> None:
+        view = self.view
+        cards = mask_to_cards(observation.hand)
+        phase = observation.phase
+        if phase is Phase.DISCARD and observation.taken is not None:
+            self.say(f"you took {view.card(observation.taken)}")
+        elif phase is Phase.DISCARD and self._before_draw is not None:
+            (drawn,) = mask_to_cards(observation.hand & ~self._before_draw)
+            self.say(f"you drew {view.card(drawn)}")
+        else:
+            self.say()
+            self.say(f"-- your turn ({self.phase_words(observation)}) --")
+            self.say(self.table_line(observation))
+            known = sort_for_display(mask_to_cards(observation.opponent_known))
+            if known:
+                self.say(f"{self.opponent} took from the pile and holds: {view.cards(known)}")
+        self.say(f"your hand: {view.hand(cards)}")
+        self.say("moves: " + " | ".join(self.moves(observation, legal)))
+
+    def phase_words(self, observation: Observation) -> str:
+        return {
+            Phase.OFFER: "the upcard is offered to you",
+            Phase.DRAW: "draw",
+            Phase.DISCARD: "discard",
+            Phase.LAST_CHANCE: "the stock is out: the last discard is offered to you",
+        }.get(observation.phase, observation.phase.value)
+
+    def table_line(self, observation: Observation) -> str:
+        assert self.hand is not None
+        pile = observation.pile
+        top = (
+            f"{self.view.card(pile[-1])} ({len(pile)} card{'s' if len(pile) != 1 else ''})"
+            if pile
+            else "empty"
+        )
+        stock = f"{observation.stock_left} (dead at {self.config.stock_end_cards_left})"
+        limit = knock_limit_words(self.config, self.hand, self.view)
+        return f"discard pile: {top} | stock: {stock} | {limit}"
+
+    def knock_words(self, action: Action, mask: int) -> str:
+        """``knock 3C (leaves 3)`` or ``gin 3C``, for the hand ``mask`` before the discard."""
+        assert action.card is not None
+        left = self.deadwood(mask ^ action.card.bit)
+        return f"gin {action.card}" if left == 0 else f"knock {action.card} (leaves {left})"
+
+    def moves(self, observation: Observation, legal: Sequence[Action]) -> list[str]:
+        """The legal moves in words, as they may be typed."""
+        top = observation.pile[-1] if observation.pile else None
+        phase = observation.phase
+        if phase is Phase.OFFER:
+            return [f"take {top} (the upcard)", "pass"]
+        if phase is Phase.LAST_CHANCE:
+            return [
+                f"take {top} (the last discard; then you must knock or go gin)",
+                "pass (the hand is dead)",
+            ]
+        if phase is Phase.DRAW:
+            words = ["draw (from the stock)"]
+            if TAKE in legal:
+                words.append(f"take {top} (from the pile)")
+            else:
+                words[0] += "; the upcard was turned down, so no taking it now"
+            return words
+        words = []
+        mask = observation.hand
+        discards = [a.card for a in legal if a.kind is Act.DISCARD and a.card is not None]
+        if discards:
+            example = min(
+                discards,
+                key=lambda c: (self.deadwood(mask ^ c.bit), -self.config.ace.card_value(c)),
+            )
+            taken = observation.taken
+            but = f" except {taken}" if taken is not None and taken not in discards else ""
+            words.append(f"discard a card{but} (e.g. {example})")
+        knock_cards = sorted(
+            (a.card for a in legal if a.kind is Act.KNOCK and a.card is not None),
+            key=lambda c: (self.deadwood(mask ^ c.bit), c.index),
+        )
+        words += [self.knock_words(knock(card), mask) for card in knock_cards]
+        if BIG_GIN in legal:
+            words.append("big gin")
+        return words
+
+    # -- the showdown --------------------------------------------------------
+
+    def choose_melds(self, action: Action) -> Action:
+        """At the person's knock: the melds to show, the best arrangement by default."""
+        showdown = _settled(self.try_on_copy(action))
+        best = showdown.knocker_arrangement
+        if best.deadwood == 0 or not self.config.layoffs or action.card is None:
+            return action  # gin, or no lay-offs: no other melds could do better
+        self.say(f"you knock, discarding {self.view.card(action.card)} face down")
+        self.say(f"melds to show: {self.view.arrangement(best)}")
+        self.say("Enter shows them; or type your own melds, like 7H 8H 9H / KS KD KC (? for help)")
+        while True:
+            text = self.ask(MELDS_HELP, prompt="melds> ")
+            if not text:
+                return action
+            try:
+                chosen = Action(Act.KNOCK, action.card, melds=_read_melds(text))
+                self.try_on_copy(chosen)
+            except ValueError as error:
+                self.refuse(error)
+                continue
+            return chosen
+
+    def defend(self, observation: Observation) -> Action:
+        """At the opponent's knock: the lay-offs, the best defense by default."""
+        showdown = _settled(self.try_on_copy(DEFEND_BEST))
+        if self.auto_showdown:
+            return DEFEND_BEST
+        view = self.view
+        shown = showdown.knocker_arrangement
+        self.say()
+        self.say(
+            said(
+                self.opponent,
+                "-- you knock with {deadwood} deadwood, showing --",
+                "-- {name} knocks with {deadwood} deadwood, showing --",
+                deadwood=shown.deadwood,
+            )
+        )
+        for number, meld in enumerate(shown.melds, 1):
+            self.say(f"  {number}: {view.meld(meld)}")
+        if shown.unmatched:
+            self.say(f"  deadwood: {view.cards(sort_for_display(shown.unmatched))}")
+        cards = mask_to_cards(observation.hand)
+        self.say(f"your hand: {view.hand(cards)}")
+        if not layoff_spots(shown.melds, self.config.ace) & set(cards):
+            self.say("none of your cards fits on those melds")
+            return DEFEND_BEST
+        best = showdown.defense
+        laid = " ".join(f"{view.card(lay.card)}>{lay.meld_index + 1}" for lay in best.layoffs)
+        self.say(
+            f"best defense: lay off {laid or 'nothing'}, leaving"
+            f" {view.arrangement(best.arrangement)}"
+        )
+        self.say("Enter takes it; or type your lay-offs, like TH>1 (none for none, ? for help)")
+        while True:
+            text = self.ask(LAYOFFS_HELP, prompt="lay off> ")
+            if not text:
+                return DEFEND_BEST
+            try:
+                layoffs = _read_layoffs(text, shown.melds, self.config.ace)
+                chosen = Action(Act.DEFEND, layoffs=layoffs)
+                self.try_on_copy(chosen)
+            except ValueError as error:
+                self.refuse(error)
+                continue
+            return chosen
+
+
+def _interactive(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _settled(hand: Hand) -> Showdown:
+    """The showdown of a hand just knocked (the defender at their best, if still to reply)."""
+    if hand.phase is Phase.LAYOFF:
+        hand.apply(DEFEND_BEST)
+    assert hand.showdown is not None
+    return hand.showdown
+
+
+def _read_melds(text: str) -> tuple[tuple[Card, ...], ...]:
+    """``7H 8H 9H / KS KD KC`` (or ``[7H 8H 9H] [KS KD KC]``); ``none`` shows no melds."""
+    if text.strip().lower() == "none":
+        return ()
+    groups = [group for group in re.split(r"[/|;\[\]]+", text) if group.strip()]
+    return tuple(tuple(parse_cards(group)) for group in groups)
+
+
+def _read_layoffs(text: str, melds: Sequence[Meld], ace: AceRule) -> tuple[Layoff, ...]:
+    """``TH>1 JH>1``, in order; a card alone goes on the first meld it fits."""
+    if text.strip().lower() in ("none", "no", "nothing", "-"):
+        return ()
+    chosen: list[Layoff] = []
+    for token in re.split(r"[\s,]+", text.strip()):
+        card_text, arrow, target = token.partition(">")
+        card = Card.parse(card_text)
+        if arrow:
+            if not target.isdigit():
+                raise ValueError(f"{token}: write the meld's number after >, as in TH>1")
+            chosen.append(Layoff(card, int(target) - 1))
+            continue
+        for index in range(len(melds)):
+            try:
+                lay_off(melds, [*chosen, Layoff(card, index)], ace)
+            except LayoffError:
+                continue
+            chosen.append(Layoff(card, index))
+            break
+        else:
+            raise ValueError(f"{card} fits on none of the knocker's melds")
+    return tuple(chosen)

@@ -1,0 +1,250 @@
+"""A game session: people and bots at one table, driven one action at a time, I/O free.
+
+A :class:`GameSession` deals the match's hands, lets the bots move, and stops
+whenever a person must choose: :meth:`GameSession.legal` gives that person's
+legal actions, :meth:`GameSession.act` applies the chosen one and runs on
+until a person must choose again or the game is over. What happened comes
+back as a list of events, small dataclasses that a terminal, a web page or a
+test renders as it likes. A session is its seed plus the people's actions:
+the same seed and the same choices replay the same game.
+
+Events, in the order they come:
+
+- :class:`HandStarted` for every hand dealt (``watched`` when a person plays it);
+- :class:`BotMoved` for each bot action in a watched hand;
+- :class:`HandOver` when a hand ends (dead, or after the showdown);
+- :class:`HandsRecorded` when a round's hands are entered in the score pad
+  (a partnership plays two hands a round);
+- :class:`GameOver` at the end, with each game's result.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ginrules.cards import Card
+from ginrules.engine.actions import Action
+from ginrules.engine.bots import Bot, make_bot
+from ginrules.engine.hand import Hand, IllegalAction, Observation, Phase
+from ginrules.engine.match import Deal, HandOutcome, Match, bot_rngs, new_match
+from ginrules.engine.scoreboard import GameResult
+from ginrules.engine.scorepad import ScorePad, score_pad_class
+from ginrules.rules.compile import EngineConfig
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand was dealt."""
+
+    #: The round, from 1 (a partnership deals two hands a round).
+    number: int
+    deal: Deal
+    hand: Hand
+    #: A person plays this hand; its bot moves are reported.
+    watched: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BotMoved:
+    """A bot acted in a watched hand."""
+
+    number: int
+    deal: Deal
+    #: The bot's hand seat (0 or 1).
+    seat: int
+    #: The phase the bot acted in, and the top of the discard pile before it acted.
+    phase: Phase
+    action: Action
+    top: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """A hand ended: dead, or settled at the showdown (``hand.showdown``)."""
+
+    number: int
+    deal: Deal
+    hand: Hand
+    watched: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandsRecorded:
+    """A round's hands were entered in the score pad."""
+
+    number: int
+    hands: tuple[tuple[Deal, Hand], ...]
+    pad: ScorePad
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The game (every game, in Hollywood) is finished."""
+
+    results: tuple[GameResult, ...]
+
+
+Event = HandStarted | BotMoved | HandOver | HandsRecorded | GameOver
+
+
+class SessionError(ValueError):
+    """A session asked for something it cannot do now (no person to move, a finished game)."""
+
+
+class GameSession:
+    """A match with people and bots; ``seats`` holds a bot name (or bot) per table seat,
+    ``None`` where a person sits."""
+
+    def __init__(self, config: EngineConfig, seed: int, seats: Sequence[str | Bot | None]) -> None:
+        self.config = config
+        self.seed = seed
+        self.match: Match = new_match(config, seed)
+        if len(seats) != self.match.players:
+            raise SessionError(f"this format seats {self.match.players}, not {len(seats)}")
+        self.bots: list[Bot | None] = [
+            make_bot(seat, config.ace) if isinstance(seat, str) else seat for seat in seats
+        ]
+        # The same seeding as Match.play, so a session with bots only replays a match.
+        self.rngs: list[random.Random] = bot_rngs(seed, self.match.players)
+        #: Rounds entered in the score pad so far.
+        self.rounds = 0
+        self._deals: list[Deal] = []
+        self._played: list[tuple[Deal, Hand]] = []
+        self._hand: Hand | None = None
+        self._started = False
+
+    @staticmethod
+    def seats_for(config: EngineConfig) -> int:
+        """How many players the configuration's format seats."""
+        return score_pad_class(config).players
+
+    # -- what a person sees ----------------------------------------------------
+
+    @property
+    def pad(self) -> ScorePad:
+        return self.match.pad
+
+    @property
+    def over(self) -> bool:
+        return self.match.finished
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand being played, while a person is to move in it."""
+        return self._hand
+
+    @property
+    def deal(self) -> Deal:
+        """The deal of the hand being played."""
+        return self._deals[len(self._played)]
+
+    def to_move(self) -> int | None:
+        """The table seat of the person to move, or None when nobody is waited for."""
+        hand = self._hand
+        if hand is None or hand.over:
+            return None
+        return self.deal.seats[hand.to_move]
+
+    def legal(self) -> Sequence[Action]:
+        """The legal actions of the person to move."""
+        return self._waiting().legal_actions()
+
+    def observation(self) -> Observation:
+        """What the person to move can see."""
+        hand = self._waiting()
+        return hand.observation(hand.to_move)
+
+    # -- driving -----------------------------------------------------------------
+
+    def start(self) -> list[Event]:
+        """Deal and play until a person must act (or, with bots only, to the end)."""
+        if self._started:
+            raise SessionError("the session has started")
+        self._started = True
+        events: list[Event] = []
+        self._run(events)
+        return events
+
+    def act(self, action: Action) -> list[Event]:
+        """The person to move plays ``action``; then play on until a person must act again.
+
+        An illegal action raises :class:`IllegalAction` and changes nothing.
+        """
+        hand = self._waiting()
+        hand.apply(action)
+        events: list[Event] = []
+        self._run(events)
+        return events
+
+    def _waiting(self) -> Hand:
+        hand = self._hand
+        if hand is None or hand.over or self.bots[self.deal.seats[hand.to_move]] is not None:
+            raise SessionError("no person is to move")
+        return hand
+
+    def _run(self, events: list[Event]) -> None:
+        """Play bots, hands and rounds until a person is to move or the game is over."""
+        while True:
+            if self._hand is not None:
+                if not self._play_bots(self._hand, events):
+                    return  # a person is to move
+                self._finish_hand(self._hand, events)
+            if self._deals and len(self._played) == len(self._deals):
+                self._record_round(events)
+            if self.match.finished:
+                events.append(GameOver(tuple(self.match.results())))
+                return
+            if not self._deals:
+                self._deals = self.match.deals()
+            deal = self._deals[len(self._played)]
+            hand = deal.hand(self.config)
+            watched = any(self.bots[seat] is None for seat in deal.seats)
+            events.append(HandStarted(self.rounds + 1, deal, hand, watched))
+            self._hand = hand
+
+    def _play_bots(self, hand: Hand, events: list[Event]) -> bool:
+        """Bots move until the hand is over (True) or a person is to move (False)."""
+        deal = self.deal
+        watched = any(self.bots[seat] is None for seat in deal.seats)
+        while not hand.over:
+            seat = hand.to_move
+            bot = self.bots[deal.seats[seat]]
+            if bot is None:
+                return False
+            observation = hand.observation(seat) if bot.observes else None
+            phase = hand.phase
+            top = hand.pile[-1] if hand.pile else None
+            action = bot.choose(observation, hand.legal_actions(), self.rngs[deal.seats[seat]])
+            hand.apply(action)
+            if watched:
+                events.append(BotMoved(self.rounds + 1, deal, seat, phase, action, top))
+        return True
+
+    def _finish_hand(self, hand: Hand, events: list[Event]) -> None:
+        deal = self.deal
+        watched = any(self.bots[seat] is None for seat in deal.seats)
+        self._played.append((deal, hand))
+        self._hand = None
+        events.append(HandOver(self.rounds + 1, deal, hand, watched))
+
+    def _record_round(self, events: list[Event]) -> None:
+        played = tuple(self._played)
+        self.match.record([HandOutcome.of(hand) for _, hand in played])
+        self.rounds += 1
+        self._deals, self._played = [], []
+        events.append(HandsRecorded(self.rounds, played, self.match.pad))
+
+
+__all__ = [
+    "BotMoved",
+    "Event",
+    "GameOver",
+    "GameSession",
+    "HandOver",
+    "HandStarted",
+    "HandsRecorded",
+    "IllegalAction",
+    "SessionError",
+]

@@ -1,0 +1,17 @@
+"""Every sentence a person reads, in one package.
+
+The engine, the rules and the schema return data (outcomes, reasons, events,
+departures); this package turns them into words, and the terminal, the rule
+sheets and the web site print what it makes. Each message is a whole
+sentence with named ``{placeholders}`` passed through one translation
+function (:func:`ginrules.words.i18n.gettext`), so a language is a catalogue,
+not a code change.
+
+- :mod:`~ginrules.words.i18n`: the translation function, the language, lists, numbers.
+- :mod:`~ginrules.words.values`: knob values and outcome names.
+- :mod:`~ginrules.words.cards`: cards, melds and arrangements as text.
+- :mod:`~ginrules.words.showdown`: the points of a hand and a showdown, told.
+- :mod:`~ginrules.words.game`: a game at the terminal: turns, moves, scores, results.
+- :mod:`~ginrules.words.departures`: a departure from the published rules.
+- :mod:`~ginrules.words.problems`: why an action or an entry is refused.
+"""

@@ -1,0 +1,270 @@
+"""A game at the terminal in words: the deal, the turns, the bots' moves, the score.
+
+The terminal game (``ginrules play``) renders :mod:`ginrules.engine.session`
+events and reads the person's moves; every sentence it prints is made here.
+The person is :data:`~ginrules.words.showdown.YOU`; sentences about them are
+their own messages (``you knock`` beside ``{name} knocks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from ginrules.cards import Card
+from ginrules.engine.actions import Act, Action
+from ginrules.engine.hand import Hand, Phase
+from ginrules.engine.match import Deal
+from ginrules.engine.scoreboard import GameResult, Scoreboard
+from ginrules.engine.scorepad import HollywoodPad, PartnershipPad, ScorePad
+from ginrules.engine.scoring import Showdown
+from ginrules.rules.compile import EngineConfig, FormatType
+from ginrules.words.cards import CardView
+from ginrules.words.i18n import _, format_number, ngettext
+from ginrules.words.showdown import YOU, outcome_line, said
+
+MOVES_HELP: Final = """\
+Type a move and press Enter:
+  draw, d            take the top card of the stock
+  take, t            take the top card of the discard pile (or type that card)
+  pass, p            turn down the upcard, or the last discard
+  7H, discard 7H     discard a card: rank A 2-9 T (or 10) J Q K, suit C D H S (or ♣ ♦ ♥ ♠)
+  knock 3C, gin 3C   discard 3C face down and knock (gin when no deadwood is left)
+  big gin            lay down eleven melded cards, when the rules play it
+  ?, help            this help
+  q, quit, Ctrl-D    leave the game; the score so far is shown"""
+
+MELDS_HELP: Final = """\
+Press Enter to show the melds offered, or type the melds you want to show,
+separated by / (for example 7H 8H 9H / KS KD KC). Cards in no meld count as
+deadwood, and the deadwood must stay within the knock limit.
+q quits."""
+
+LAYOFFS_HELP: Final = """\
+Press Enter to take the best defense offered, or type your lay-offs in order
+as CARD>MELD (for example TH>1 JH>1: a card may go next to one laid off just
+before it). A card without >MELD goes on the first meld it fits. Type none to
+lay off nothing. Your other cards are then melded at their best.
+q quits."""
+
+
+def seat_names(config: EngineConfig, players: int) -> list[str]:
+    """The players' names at the table; the person sits at seat 0."""
+    if config.format is FormatType.PARTNERSHIP:
+        return [YOU, _("bot 1"), _("partner"), _("bot 3")]
+    if players == 2:
+        return [YOU, _("bot")]
+    return [YOU, *(_("bot {seat}").format(seat=seat) for seat in range(1, players))]
+
+
+def side_name(config: EngineConfig, names: Sequence[str], side: int) -> str:
+    """A scoreboard side: a player, or a team in a partnership."""
+    if config.format is FormatType.PARTNERSHIP:
+        return _("team A") if side == 0 else _("team B")
+    return names[side]
+
+
+def welcome(ruleset: str, config: EngineConfig, seed: int, bot: str, players: int) -> list[str]:
+    opponents = (
+        _("the {bot} bot").format(bot=bot) if players == 2 else _("{bot} bots").format(bot=bot)
+    )
+    game = {
+        FormatType.TWO_PLAYER: _("one game"),
+        FormatType.HOLLYWOOD: _("Hollywood, {games} games at once").format(games=config.games),
+        FormatType.PARTNERSHIP: _("partnership: you and a bot partner against two bots"),
+        FormatType.THREE_HANDED: _("three-handed: the dealer sits out each hand"),
+    }[config.format]
+    return [
+        _(
+            "ginrules play {ruleset} (rules {fingerprint}), seed {seed}:"
+            " you against {opponents}; {game}, to {target}"
+        ).format(
+            ruleset=ruleset,
+            fingerprint=config.fingerprint,
+            seed=seed,
+            opponents=opponents,
+            game=game,
+            target=config.target,
+        ),
+        _("type ? for help, q to quit"),
+    ]
+
+
+def knock_limit_words(config: EngineConfig, hand: Hand, view: CardView) -> str:
+    limit = hand.knock_limit
+    text = _("knock limit {limit} (gin only)") if limit == 0 else _("knock limit {limit}")
+    text = text.format(limit=limit)
+    if config.oklahoma and hand.upcard is not None:
+        text = _("{limit}, set by the upcard {card}").format(
+            limit=text, card=view.card(hand.upcard)
+        )
+    return text
+
+
+def hand_header(
+    config: EngineConfig, number: int, deal: Deal, hand: Hand, names: Sequence[str], view: CardView
+) -> list[str]:
+    """The lines that open one of the person's hands."""
+    players = [names[seat] for seat in deal.seats]
+    first = players[1 - deal.dealer]
+    me = deal.seats.index(0)
+    if config.format is FormatType.THREE_HANDED:
+        # The dealer sits out (never the person, who is playing this hand).
+        (out,) = (name for seat, name in enumerate(names) if seat not in deal.seats)
+        deals = _("{name} deals and sits out").format(name=out)
+    else:
+        deals = said(players[deal.dealer], "you deal", "{name} deals")
+    plays = said(first, "you play first", "{name} plays first")
+    if len(names) > 2:
+        title = _(
+            "=== hand {number}: you against {opponent}; {deals}, {plays}"
+            " (you are player {seat}) ==="
+        )
+    else:
+        title = _("=== hand {number}; {deals}, {plays} (you are player {seat}) ===")
+    notes = [knock_limit_words(config, hand, view)]
+    if config.spades_doubled(hand.upcard):
+        notes.append(_("a spade upcard: this hand scores double"))
+    if config.format is FormatType.PARTNERSHIP:
+        others = [names[s] for s in range(4) if s not in deal.seats]
+        notes.append(
+            _("{first} plays {second} at the other table").format(first=others[0], second=others[1])
+        )
+    return [
+        "",
+        title.format(number=number, opponent=players[1 - me], deals=deals, plays=plays, seat=me),
+        "; ".join(notes),
+    ]
+
+
+def bot_move(
+    name: str, phase: Phase, action: Action, top: Card | None, view: CardView
+) -> str | None:
+    """A bot's move as the person sees it (a card drawn from the stock stays hidden)."""
+    shown = "" if top is None else view.card(top)
+    kind = action.kind
+    if phase is Phase.OFFER:
+        if kind is Act.TAKE:
+            return _("{name} takes the upcard {card}").format(name=name, card=shown)
+        return _("{name} passes the upcard {card}").format(name=name, card=shown)
+    if phase is Phase.LAST_CHANCE:
+        if kind is Act.TAKE:
+            return _("{name} takes the last discard {card}").format(name=name, card=shown)
+        return _("{name} passes the last discard {card}").format(name=name, card=shown)
+    if kind is Act.DRAW_STOCK:
+        return _("{name} draws from the stock").format(name=name)
+    if kind is Act.TAKE:
+        return _("{name} takes {card} from the pile").format(name=name, card=shown)
+    if kind is Act.DISCARD and action.card is not None:
+        return _("{name} discards {card}").format(name=name, card=view.card(action.card))
+    return None  # a knock or big gin: the showdown that follows says it
+
+
+def standing(pad: ScorePad) -> str:
+    """The score so far, in a line."""
+    if isinstance(pad, HollywoodPad):
+        return "; ".join(
+            (_("game {n}: {a}-{b} (over)") if b.finished else _("game {n}: {a}-{b}")).format(
+                n=n, a=b.points[0], b=b.points[1]
+            )
+            for n, b in enumerate(pad.boards, 1)
+        )
+    board: Scoreboard = pad.boards[0]
+    if isinstance(pad, PartnershipPad):
+        return _("team A (seats 0 & 2) {a} to team B (seats 1 & 3) {b} (target {target})").format(
+            a=board.points[0], b=board.points[1], target=board.target
+        )
+    if len(board.points) == 2:
+        return _("{a} to {b} (target {target})").format(
+            a=board.points[0], b=board.points[1], target=board.target
+        )
+    return _("{points} (target {target})").format(
+        points=" / ".join(str(p) for p in board.points), target=board.target
+    )
+
+
+def score_line(config: EngineConfig, names: Sequence[str], pad: ScorePad) -> str:
+    if config.format is FormatType.PARTNERSHIP:
+        return _("score (you and {partner} are team A): {standing}").format(
+            partner=names[2], standing=standing(pad)
+        )
+    joiner = " to " if len(names) == 2 else " / "
+    return _("score ({players}): {standing}").format(
+        players=joiner.join(names), standing=standing(pad)
+    )
+
+
+def silent_summary(
+    config: EngineConfig, names: Sequence[str], deal: Deal, showdown: Showdown | None
+) -> str:
+    """A hand between two bots, in one line."""
+    players = [names[seat] for seat in deal.seats]
+    where = _("{first} against {second}").format(first=players[0], second=players[1])
+    if 0 not in deal.seats and config.format is not FormatType.PARTNERSHIP:
+        where = _("you deal and sit out; {table}").format(table=where)
+    if showdown is None:
+        return _("{table}: a dead hand, nobody scores").format(table=where)
+    return _("{table}: {outcome}").format(table=where, outcome=outcome_line(showdown, players))
+
+
+def net_line(config: EngineConfig, names: Sequence[str], net: int) -> str:
+    """A partnership hand's two tables netted."""
+    if net == 0:
+        return _("the two tables cancel out: nobody scores this hand")
+    team = side_name(config, names, 0 if net > 0 else 1)
+    return _("netted: {team} scores {points}").format(team=team, points=abs(net))
+
+
+def results_lines(
+    config: EngineConfig, names: Sequence[str], results: Sequence[GameResult]
+) -> list[str]:
+    """The end of the game: each game's winner, score and settlement."""
+    lines = ["", _("=== game over ===")]
+    stake = config.stake_per_point
+    for number, result in enumerate(results, 1):
+        sides = range(len(result.points))
+        points = ", ".join(f"{side_name(config, names, s)} {result.points[s]}" for s in sides)
+        boxes = ", ".join(f"{side_name(config, names, s)} {result.boxes[s]}" for s in sides)
+        winner = side_name(config, names, result.winner)
+        won = said(
+            winner,
+            "you win: {points} after {hands} hands (boxes: {boxes})",
+            "{name} wins: {points} after {hands} hands (boxes: {boxes})",
+            points=points,
+            hands=result.hands,
+            boxes=boxes,
+        )
+        if len(results) > 1:
+            won = _("game {number}: {result}").format(number=number, result=won)
+        lines.append(won)
+        for settlement in result.settlements:
+            loser = side_name(config, names, settlement.loser)
+            text = _(
+                "  {winner} {winner_total} to {loser} {loser_total} with the bonuses:"
+                " a margin of {margin}"
+            ).format(
+                winner=winner,
+                winner_total=settlement.winner_total,
+                loser=loser,
+                loser_total=settlement.loser_total,
+                margin=settlement.margin,
+            )
+            if settlement.shutout:
+                text = _("{text} (a shutout)").format(text=text)
+            if stake > 0:
+                text = said(
+                    loser,
+                    "{text}; you pay {payment} at {stake} a point",
+                    "{text}; {name} pays {payment} at {stake} a point",
+                    text=text,
+                    payment=format_number(settlement.payment),
+                    stake=format_number(stake),
+                )
+            lines.append(text)
+    return lines
+
+
+def abandoned(hands: int) -> str:
+    return ngettext(
+        "game abandoned after {hands} hand", "game abandoned after {hands} hands", hands
+    ).format(hands=hands)
