@@ -46,6 +46,7 @@ from ginrules.engine.match import (
     new_match,
 )
 from ginrules.engine.scoreboard import Scoreboard
+from ginrules.engine.scorepad import PadEntry, new_score_pad
 from ginrules.engine.scoring import HandScore, Showdown
 from ginrules.engine.settle import settle
 from ginrules.melds import best_melds
@@ -675,6 +676,7 @@ def _run_game(case: Case, config: EngineConfig, failures: list[str]) -> None:
     if wanted_error is not None:
         failures.append(f"error: expected the match to be refused ({wanted_error!r}), but it ran")
         return
+    _check_pad_replays(match, failures)
     if "dealers" in expect:
         _check(failures, "dealers", expect["dealers"], dealers)
     if "seats" in expect:
@@ -700,6 +702,15 @@ def _run_game(case: Case, config: EngineConfig, failures: list[str]) -> None:
             failures.append("next_dealer: the match is over, nobody deals again")
         else:
             _check(failures, "next_dealer", expect["next_dealer"], _dealer_of(match, match.deals()))
+
+
+def _check_pad_replays(match: Match, failures: list[str]) -> None:
+    """A fresh score pad fed only the match's entries keeps the same score."""
+    pad = new_score_pad(match.config, match.pad.first_dealers)
+    for entry in match.pad.entries:
+        pad.add(PadEntry(entry.reports))
+    if pad.to_json() != match.pad.to_json() or pad.next_deal() != match.pad.next_deal():
+        failures.append("score pad: a fresh pad fed the entries disagrees with the match")
 
 
 def _record_hands(match: Match, hands: Sequence[Any]) -> tuple[list[Any], list[Any], list[int]]:
