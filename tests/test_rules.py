@@ -45,6 +45,7 @@ from ginrules.rules.compile import (
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Origin, Ruleset, load_ruleset, load_ruleset_text
 from ginrules.rules.yamlsource import MAX_FILE_BYTES, load_yaml_file
+from ginrules.words.diagnostics import message as diagnostic_message
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 RULESET_FILES = sorted((REPO_ROOT / "rulesets").glob("*.yaml"))
@@ -200,7 +201,7 @@ def test_ace_high_loads_with_a_warning_citing_hr() -> None:
     [warning] = [w for w in ruleset.warnings if w.path == ("cards", "ace")]
     assert warning.severity == "warning"
     assert warning.sources == ("HR",)
-    assert "HR" in warning.message
+    assert "HR" in diagnostic_message(warning)  # worded in ginrules.words (issue 10)
     assert warning.file == "houserules/ace-high.yaml"
     assert (warning.line, warning.column) == position_of(path, "ace")
     assert warning.format().startswith(f"houserules/ace-high.yaml:{warning.line}:")

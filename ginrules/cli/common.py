@@ -11,6 +11,7 @@ from typing import Any, Protocol, TextIO
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.diagnostics import RulesetError
 from ginrules.rules.load import Ruleset, load_ruleset
+from ginrules.words.diagnostics import line as diagnostic_line
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -52,7 +53,7 @@ def load_or_report(reference: str, output: Output) -> Ruleset | None:
         return load_ruleset(reference)
     except RulesetError as error:
         for diagnostic in error.diagnostics:
-            output.problem(diagnostic.format())
+            output.problem(diagnostic_line(diagnostic))
         return None
 
 

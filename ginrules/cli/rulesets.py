@@ -21,6 +21,8 @@ from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import diff, explain
 from ginrules.rules.load import load_ruleset
+from ginrules.words.diagnostics import line as diagnostic_line
+from ginrules.words.diagnostics import to_json as diagnostic_json
 
 # --- list --------------------------------------------------------------------
 
@@ -92,13 +94,13 @@ def cmd_validate(args: argparse.Namespace, output: Output) -> int:
             {
                 "ruleset": name,
                 "valid": not errors,
-                "diagnostics": [d.to_json() for d in diagnostics],
+                "diagnostics": [diagnostic_json(d) for d in diagnostics],
             }
         )
         if args.json:
             continue
         for diagnostic in diagnostics:
-            output.problem(diagnostic.format())
+            output.problem(diagnostic_line(diagnostic))
         if errors:
             output.line(f"{name}: INVALID ({_count(len(errors), 'error')})")
         else:
@@ -150,7 +152,7 @@ def cmd_explain(args: argparse.Namespace, output: Output) -> int:
                 "fingerprint": config.fingerprint,
                 "knobs": [v.to_json() for v in values],
                 "notes": list(ruleset.document["notes"]),
-                "warnings": [w.to_json() for w in ruleset.warnings],
+                "warnings": [diagnostic_json(w) for w in ruleset.warnings],
             }
         )
         return EXIT_OK
@@ -173,7 +175,7 @@ def cmd_explain(args: argparse.Namespace, output: Output) -> int:
     if ruleset.warnings:
         output.line("\nWarnings (departures from the published rules, settings without effect):")
         for warning in ruleset.warnings:
-            output.line(f"  - {warning.format()}")
+            output.line(f"  - {diagnostic_line(warning)}")
     return EXIT_OK
 
 

@@ -17,10 +17,22 @@ from ginrules.rules.checks import RuleView
 
 @dataclass(frozen=True)
 class Departure:
+    """A knob whose value departs, as data: the words are made in
+    :mod:`ginrules.words.departures`."""
+
     knob: ruleset_schema.Knob
     value: object
-    message: str
-    sources: tuple[str, ...]
+    #: The source that calls this value wrong, when one does.
+    flagged: ruleset_schema.FlaggedValue | None
+    #: Otherwise the value the published sources play (the first listed), and who plays it.
+    usual: ruleset_schema.PublishedValue | None
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The published sources that say otherwise."""
+        if self.flagged is not None:
+            return (self.flagged.source,)
+        return () if self.usual is None else self.usual.sources
 
 
 def departures(rules: RuleView) -> Iterator[Departure]:
@@ -31,16 +43,8 @@ def departures(rules: RuleView) -> Iterator[Departure]:
             continue
         flagged = knob.flag_for(value)
         if flagged is not None:
-            yield Departure(knob, value, flagged.says, (flagged.source,))
+            yield Departure(knob, value, flagged, None)
             continue
         if knob.sources_for(value):
             continue
-        usual = knob.published[0]
-        shown = ruleset_schema.show_value(value)
-        yield Departure(
-            knob,
-            value,
-            f"{knob.dotted} {shown} departs from the published rules:"
-            f" {', '.join(usual.sources)} play {ruleset_schema.show_value(usual.value)}",
-            usual.sources,
-        )
+        yield Departure(knob, value, None, knob.published[0])

@@ -41,19 +41,23 @@ class Diagnostic:
     sources: tuple[str, ...] = ()
     #: Lower sorts first among diagnostics of the same severity and file.
     rank: int = 0
+    #: A diagnostic worded elsewhere (:mod:`ginrules.words.diagnostics`): what it is, as
+    #: data (``departure``), with ``message`` left empty. None: ``message`` says it.
+    departure: object | None = None
 
     @property
     def json_path(self) -> str:
         return format_json_path(self.path)
 
-    def format(self) -> str:
-        """The one-line, compiler-style form: ``file:line:col: error: message``."""
+    def format(self, message: str | None = None) -> str:
+        """The one-line, compiler-style form: ``file:line:col: error: message``
+        (``message`` in place of :attr:`message`, for a diagnostic worded elsewhere)."""
         where = self.file
         if self.line is not None:
             where += f":{self.line}"
             if self.column is not None:
                 where += f":{self.column}"
-        text = f"{where}: {self.severity}: {self.message}"
+        text = f"{where}: {self.severity}: {self.message if message is None else message}"
         details = []
         if self.path:
             details.append(f"at {self.json_path}")
@@ -65,14 +69,14 @@ class Diagnostic:
             text += f"; {self.hint}"
         return text
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, message: str | None = None) -> dict[str, object]:
         return {
             "severity": self.severity,
             "file": self.file,
             "line": self.line,
             "column": self.column,
             "path": self.json_path,
-            "message": self.message,
+            "message": self.message if message is None else message,
             "expected": self.expected,
             "hint": self.hint,
             "sources": list(self.sources),

@@ -255,11 +255,12 @@ def _finish(layer: _Layer, path: Path) -> Ruleset:
             Diagnostic(
                 "warning",
                 origin.file or layer.chain[0],
-                departure.message,
+                "",
                 origin.line,
                 origin.column,
                 departure.knob.path,
                 sources=departure.sources,
+                departure=departure,
             )
         )
     if any(d.severity == "error" for d in diagnostics):

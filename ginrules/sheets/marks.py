@@ -14,42 +14,11 @@ from typing import Final
 
 from ginrules import schema as ruleset_schema
 from ginrules.rules.load import Ruleset, load_ruleset
+from ginrules.words.departures import footnote_text
+from ginrules.words.values import value_words
 
 #: The ruleset every sheet is compared with.
 REFERENCE: Final = "classic"
-
-#: Words for knob values on the sheet (YAML spelling otherwise).
-_WORDS: Final[dict[object, str]] = {
-    True: "yes",
-    False: "no",
-    None: "none",
-    "low": "low only",
-    "high_or_low": "high or low",
-    "round_the_corner": "round the corner",
-    "low_card_deals": "low card deals",
-    "high_card_deals": "high card deals",
-    "same_dealer": "same dealer",
-    "upcard_offer": "upcard offer",
-    "eleven_cards": "eleven cards",
-    "gin_only": "gin only",
-    "knock_with_1": "knock with 1",
-    "with_bonuses": "with the bonuses",
-    "after_game": "after the game",
-    "double_margin": "margin doubled",
-    "game_bonus": "bigger game bonus",
-    "double_score": "score doubled",
-    "two_player": "two players",
-    "per_pairing": "a deck per pairing",
-}
-
-
-def words(value: object) -> str:
-    """A knob value as a player reads it."""
-    if isinstance(value, bool) or value is None:
-        return _WORDS[value]
-    if isinstance(value, str):
-        return _WORDS.get(value, value.replace("_", " "))
-    return ruleset_schema.show_value(value)
 
 
 @cache
@@ -110,21 +79,14 @@ class Marks:
         theirs = _reference().value(dotted)
         ours = knob.sources_for(mine)
         classic = knob.sources_for(theirs)
-        if ours:
-            said = f"{words(mine).capitalize()} is played by {_codes(ours)}"
-        else:
-            said = f"No published source plays {words(mine)}"
-        if classic:
-            said += f"; {words(theirs)} (classic) by {_codes(classic)}."
-        else:
-            said += f"; classic plays {words(theirs)}."
+        said = footnote_text(mine, theirs, ours, classic)
         flag = knob.flag_for(mine)
         return Footnote(
             number,
             dotted,
             _label(knob),
-            words(mine),
-            words(theirs),
+            value_words(mine),
+            value_words(theirs),
             said,
             None if flag is None else flag.says,
             (*ours, *classic, *(() if flag is None else (flag.source,))),
@@ -146,9 +108,3 @@ def _label(knob: ruleset_schema.Knob) -> str:
     if knob.name in _BARE:
         return f"{knob.section} {knob.name}".replace("_", " ").capitalize()
     return knob.label
-
-
-def _codes(codes: tuple[str, ...]) -> str:
-    if len(codes) == 1:
-        return codes[0]
-    return ", ".join(codes[:-1]) + " and " + codes[-1]

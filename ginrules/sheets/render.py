@@ -26,8 +26,9 @@ from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.examples import worked_examples
-from ginrules.sheets.marks import Marks, words
+from ginrules.sheets.marks import Marks
 from ginrules.sheets.qr import qr_data_uri
+from ginrules.words.values import value_words
 
 Paper = Literal["a4", "letter"]
 Document = Literal["sheet", "scorepad"]
@@ -89,7 +90,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         extensions=["jinja2.ext.do"],
     )
-    env.filters["words"] = words
+    env.filters["words"] = value_words
     return env
 
 
@@ -154,7 +155,7 @@ def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: Shee
     def value(dotted: str, shown: object = None) -> Markup:
         """A knob's value in words, marked when it departs from classic."""
         ruleset_schema.knob(dotted)  # a misspelt knob fails the render, not the reader
-        text = words(ruleset.value(dotted) if shown is None else shown)
+        text = value_words(ruleset.value(dotted) if shown is None else shown)
         return Markup('<span class="knob" data-knob="{}">{}</span>{}').format(
             dotted, text, mark(dotted)
         )

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask
 
 from ginrules.rules import locate
-from ginrules.sheets.marks import words
+from ginrules.words.values import value_words
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
@@ -37,7 +37,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.filters["code_spans"] = forms.code_spans
-    app.jinja_env.filters["words"] = words
+    app.jinja_env.filters["words"] = value_words
     app.jinja_env.filters["departure"] = forms.departure_words
     security.install(app)
     app.register_blueprint(pages.blueprint)

@@ -20,6 +20,7 @@ from ginrules.web import openapi, refs
 from ginrules.web.pages import _draft, absolute, compiled_json, links, read_yaml, store
 from ginrules.web.security import limited
 from ginrules.web.storage import Version, hash_secret, new_secret, secret_matches
+from ginrules.words.diagnostics import to_json as diagnostic_json
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
@@ -89,7 +90,7 @@ def _plain(value: Any) -> Any:
 
 
 def _diagnostic(diagnostic: Diagnostic) -> dict[str, Any]:
-    data = diagnostic.to_json()
+    data = diagnostic_json(diagnostic)
     data["field"] = ".".join(str(p) for p in diagnostic.path) or None
     return data
 

@@ -19,10 +19,13 @@ import yaml
 from markupsafe import Markup, escape
 
 from ginrules import schema as ruleset_schema
+from ginrules.rules.departures import Departure
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Ruleset
-from ginrules.sheets.marks import words
 from ginrules.web import refs
+from ginrules.words import departures
+from ginrules.words.diagnostics import message as diagnostic_message
+from ginrules.words.values import value_words
 
 #: Words fields of the form, beside the knobs.
 WORD_FIELDS: Final = ("name", "author", "description", "notes")
@@ -50,12 +53,14 @@ class Control:
 
     @property
     def sources(self) -> str:
-        return "; ".join(f"{words(p.value)}: {', '.join(p.sources)}" for p in self.knob.published)
+        return "; ".join(
+            f"{value_words(p.value)}: {', '.join(p.sources)}" for p in self.knob.published
+        )
 
 
 def _control(knob: ruleset_schema.Knob) -> Control:
     if knob.choices is not None:
-        return Control(knob, "select", tuple((str(c), words(c)) for c in knob.choices))
+        return Control(knob, "select", tuple((str(c), value_words(c)) for c in knob.choices))
     if "boolean" in knob.types:
         return Control(knob, "boolean", (("true", "yes"), ("false", "no")))
     return Control(knob, "number", step="any" if "number" in knob.types else "1")
@@ -66,18 +71,11 @@ def code_spans(text: str) -> Markup:
     return Markup(re.sub(r"`([^`<>]+)`", r"<code>\1</code>", str(escape(text))))
 
 
-def departure_words(diagnostic: Diagnostic, ruleset: Ruleset) -> str:
-    """A departure warning for people: ``Undercut on tie: no (BC, PG, HR, CCJ and TU play yes)``."""
-    dotted = ".".join(str(p) for p in diagnostic.path)
-    try:
-        knob = ruleset_schema.knob(dotted)
-    except (KeyError, ValueError):
-        return diagnostic.message
-    value = words(ruleset.value(dotted))
-    if knob.flag_for(ruleset.value(dotted)) is None and knob.published:
-        usual = knob.published[0]
-        return f"{knob.label}: {value} ({', '.join(usual.sources)} play {words(usual.value)})"
-    return f"{knob.label}: {value}. {diagnostic.message}"
+def departure_words(diagnostic: Diagnostic) -> str:
+    """A departure warning for people: ``Undercut on tie: no (BC, PG play yes)``."""
+    if isinstance(diagnostic.departure, Departure):
+        return departures.form_text(diagnostic.departure)
+    return diagnostic_message(diagnostic)
 
 
 def sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:
@@ -182,7 +180,7 @@ def _place(submission: Submission, diagnostic: Diagnostic) -> None:
         submission.warnings.append(diagnostic)
         return
     path = diagnostic.path
-    message = diagnostic.message
+    message = diagnostic_message(diagnostic)
     dotted = ".".join(str(p) for p in path)
     if dotted and message.startswith(dotted + " "):
         message = message[len(dotted) + 1 :]  # shown beside its field: no need to name it

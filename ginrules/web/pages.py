@@ -30,7 +30,6 @@ from ginrules import schema as ruleset_schema
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import KnobChange, diff
 from ginrules.rules.load import Ruleset
-from ginrules.sheets.marks import words
 from ginrules.sheets.qr import qr_png, qr_svg
 from ginrules.sheets.render import (
     SheetOptions,
@@ -43,6 +42,8 @@ from ginrules.web import forms, refs
 from ginrules.web.responses import IMMUTABLE, RELEASE, REVALIDATE, cached
 from ginrules.web.security import limited
 from ginrules.web.storage import Draft, Store, Version, hash_secret, new_secret, secret_matches
+from ginrules.words.diagnostics import message as diagnostic_message
+from ginrules.words.values import value_words
 
 blueprint = Blueprint("pages", __name__)
 
@@ -604,8 +605,8 @@ def preview() -> Any:
             {
                 "knob": change.knob.dotted,
                 "label": change.knob.label,
-                "before": words(change.before.value),
-                "after": words(change.after.value),
+                "before": value_words(change.before.value),
+                "after": value_words(change.after.value),
             }
             for change in diff(base_loaded.ruleset, submission.ruleset)
         ]
@@ -613,6 +614,6 @@ def preview() -> Any:
         "changes": changes,
         "errors": submission.errors,
         "general": submission.general,
-        "warnings": [w.message for w in submission.warnings],
+        "warnings": [diagnostic_message(w) for w in submission.warnings],
         "yaml": submission.yaml_text,
     }
