@@ -53,6 +53,7 @@ from ginrules.melds import best_melds
 from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset, load_ruleset_text
+from ginrules.words.problems import illegal_message, message
 from ginrules.words.showdown import points_text
 from tests.engine_helpers import snapshot
 
@@ -571,13 +572,13 @@ def _play(hand: Hand, text: str) -> None:
         return
     for turn in range(1, int(run["turns"]) + 1):
         if not hand.stock:
-            raise IllegalAction(f"turn {turn} of {move}: the stock is empty")
+            raise _Stop(f"turn {turn} of {move}: the stock is empty")
         card = hand.stock[-1]
         try:
             hand.apply(parse_action("draw"))
             hand.apply(parse_action(f"discard {card}"))
         except IllegalAction as error:
-            raise IllegalAction(f"turn {turn} of {move}: {error}") from None
+            raise _Stop(f"turn {turn} of {move}: {illegal_message(error)}") from None
 
 
 def _run_hand(case: Case, config: EngineConfig, failures: list[str]) -> None:
@@ -597,15 +598,16 @@ def _run_hand(case: Case, config: EngineConfig, failures: list[str]) -> None:
         except CaseFormatError:
             raise
         except ValueError as error:
-            raise _Stop(f"action {number} ({text}) was refused: {error}") from None
+            raise _Stop(f"action {number} ({text}) was refused: {message(error)}") from None
     if refused is not None:
         before = snapshot(hand)
         try:
             _play(hand, actions[-1])
         except IllegalAction as error:
-            if str(refused) not in str(error):
+            said = illegal_message(error)
+            if str(refused) not in said:
                 failures.append(
-                    f"illegal: expected {actions[-1]!r} refused with {refused!r}, got {error}"
+                    f"illegal: expected {actions[-1]!r} refused with {refused!r}, got {said}"
                 )
             if snapshot(hand) != before:
                 failures.append(f"the refused {actions[-1]!r} changed the hand")

@@ -11,6 +11,7 @@ from typing import Any, Protocol, TextIO
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.diagnostics import RulesetError
 from ginrules.rules.load import Ruleset, load_ruleset
+from ginrules.words import problems
 from ginrules.words.diagnostics import line as diagnostic_line
 
 EXIT_OK = 0
@@ -95,8 +96,9 @@ def _batch(
                 raise ValueError("each line must be a JSON object")
             result = answer(item)
         except ValueError as error:  # JSON, cards, melds and table errors are all ValueErrors
-            output.problem(f"{name}:{number}: error: {error}")
-            result = {"error": f"line {number}: {error}", "line": number}
+            reason = problems.message(error)
+            output.problem(f"{name}:{number}: error: {reason}")
+            result = {"error": f"line {number}: {reason}", "line": number}
             status = EXIT_INVALID
         print(json.dumps(result, separators=(",", ":"), ensure_ascii=False), file=output.out)
     return status

@@ -20,6 +20,7 @@ from ginrules.engine.match import MatchError
 from ginrules.engine.record import RecordError, replay
 from ginrules.engine.simulate import ENDINGS, Simulation, compare, simulate
 from ginrules.rules.compile import EngineConfig
+from ginrules.words import problems
 from ginrules.words.showdown import summary_line
 
 
@@ -154,7 +155,7 @@ def cmd_replay(args: argparse.Namespace, output: Output) -> int:
         try:
             replayed = replay(record, config)
         except RecordError as error:
-            output.problem(f"{where}: error: {error}")
+            output.problem(f"{where}: error: {problems.message(error)}")
             status = EXIT_INVALID
             continue
         summary = summary_line(replayed.hand)

@@ -20,8 +20,10 @@ from ginrules.engine.scoring import Showdown
 from ginrules.layoffs import Layoff, LayoffError, lay_off, layoff_spots
 from ginrules.melds import AceRule, Meld, scorer
 from ginrules.rules.compile import EngineConfig
+from ginrules.words import problems
 from ginrules.words.cards import CardView
 from ginrules.words.game import LAYOFFS_HELP, MELDS_HELP, MOVES_HELP, knock_limit_words
+from ginrules.words.i18n import _
 from ginrules.words.showdown import YOU, said
 
 QUIT_WORDS: Final = frozenset({"q", "quit", "exit"})
@@ -97,7 +99,10 @@ class TerminalPlayer:
 
     def refuse(self, error: ValueError) -> None:
         """The engine's reason for refusing a move, or why the text is not one."""
-        self.say(f"  {'not allowed: ' if isinstance(error, IllegalAction) else ''}{error}")
+        if isinstance(error, IllegalAction):
+            self.say(_("  not allowed: {reason}").format(reason=problems.message(error)))
+        else:
+            self.say(f"  {problems.message(error)}")
 
     def ask(self, help_text: str, prompt: str = "> ") -> str:
         """A line from the person, stripped; raises :class:`Quit` on q or at the end of input."""

@@ -54,8 +54,66 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+class Illegal(StrEnum):
+    """Why an action is refused; :mod:`ginrules.words.problems` words each reason."""
+
+    #: The hand is over.
+    HAND_OVER = "hand_over"
+    #: Another player is to move.
+    NOT_YOUR_TURN = "not_your_turn"
+    #: The action does not fit the phase (``legal`` says what does).
+    NOT_NOW = "not_now"
+    #: Big gin is not played under the ruleset.
+    BIG_GIN_NOT_PLAYED = "big_gin_not_played"
+    #: No going out on the first turn under the ruleset.
+    BIG_GIN_FIRST_TURN = "big_gin_first_turn"
+    #: Big gin with cards unmelded.
+    BIG_GIN_NOT_MELDED = "big_gin_not_melded"
+    #: Taking the last discard that cannot make a knock or gin.
+    LAST_DISCARD_USELESS = "last_discard_useless"
+    #: Discarding a card the player does not hold.
+    NOT_HELD = "not_held"
+    #: Discarding the card just taken from the pile.
+    TAKEN_CARD = "taken_card"
+    #: Discarding the last discard just taken.
+    LAST_DISCARD_KEPT = "last_discard_kept"
+    #: Discarding without knocking after taking the last discard.
+    MUST_KNOCK = "must_knock"
+    #: Knocking on the first turn where the ruleset forbids it.
+    KNOCK_FIRST_TURN = "knock_first_turn"
+    #: Knocking with more deadwood than the limit.
+    KNOCK_OVER_LIMIT = "knock_over_limit"
+    #: Showing melds that leave more deadwood than the limit.
+    MELDS_OVER_LIMIT = "melds_over_limit"
+    #: A chosen meld that is no meld (``error`` says why).
+    NOT_A_MELD = "not_a_meld"
+    #: A chosen meld with cards the player does not hold.
+    MELD_NOT_HELD = "meld_not_held"
+    #: A card in two chosen melds.
+    CARD_IN_TWO_MELDS = "card_in_two_melds"
+    #: Laying off under a ruleset without lay-offs.
+    NO_LAYOFFS = "no_layoffs"
+    #: Laying off cards not held, or one twice.
+    LAYOFF_NOT_HELD = "layoff_not_held"
+    #: A lay-off that does not fit (``error`` says why).
+    LAYOFF_DOES_NOT_FIT = "layoff_does_not_fit"
+
+
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the hand is unchanged."""
+    """An action the rules do not allow now; the hand is unchanged.
+
+    ``reason`` and ``params`` say why, as data; the sentence for a person is
+    made by :func:`ginrules.words.problems.illegal_message`.
+    """
+
+    def __init__(self, reason: Illegal, **params: object) -> None:
+        super().__init__(reason.value, params)
+        self.reason = reason
+        self.params: dict[str, object] = params
+
+    def __str__(self) -> str:
+        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
+        return f"{self.reason.value} ({details})" if details else self.reason.value
 
 
 # Looking up an enum member costs about 65 ns on Python 3.11, as much as a
@@ -313,10 +371,10 @@ class Hand:
         Raises :class:`IllegalAction` naming why; the hand is then unchanged.
         """
         if self.phase is _OVER:
-            raise IllegalAction(f"{action}: the hand is over")
+            raise IllegalAction(Illegal.HAND_OVER, action=action)
         player = self.to_move
         if seat is not None and seat != player:
-            raise IllegalAction(f"{action}: it is player {player}'s turn, not player {seat}'s")
+            raise IllegalAction(Illegal.NOT_YOUR_TURN, action=action, player=player, seat=seat)
         kind = action.kind
         phase = self.phase
         if phase is _DISCARDING and kind is _ACT_DISCARD:
@@ -341,11 +399,11 @@ class Hand:
             self._knock_with(action, player)
         elif phase is _DISCARDING and kind is _ACT_BIG_GIN:
             if self.config.big_gin_bonus is None:
-                raise IllegalAction("big gin is not played under this ruleset")
+                raise IllegalAction(Illegal.BIG_GIN_NOT_PLAYED)
             if not self._may_knock():
-                raise IllegalAction("big gin: no going out on your first turn under these rules")
+                raise IllegalAction(Illegal.BIG_GIN_FIRST_TURN)
             if self._deadwood(self.hands[player]) != 0:
-                raise IllegalAction("big gin needs all eleven cards melded")
+                raise IllegalAction(Illegal.BIG_GIN_NOT_MELDED)
             self._finish_knock(player, None, self._arrange(player, None), big_gin=True)
         elif phase is _OFFERING and kind is _ACT_TAKE:
             self._take(player)
@@ -359,9 +417,7 @@ class Hand:
                 self.stock_only = True
         elif phase is _LAST_CHANCE and kind is _ACT_TAKE:
             if not self._could_use_last(player, self.pile[-1]):
-                raise IllegalAction(
-                    f"take: player {player} could not knock or go gin with that card"
-                )
+                raise IllegalAction(Illegal.LAST_DISCARD_USELESS, player=player)
             self._take(player)
             self.must_knock = True
         elif phase is _LAST_CHANCE and kind is _ACT_PASS:
@@ -370,13 +426,10 @@ class Hand:
         elif phase is _LAYING_OFF and kind is _ACT_DEFEND:
             self._defend(action, player)
         else:
-            raise IllegalAction(self._why_not(action))
+            raise IllegalAction(
+                Illegal.NOT_NOW, action=action, player=player, legal=tuple(self.legal_actions())
+            )
         self.history.append((player, action))
-
-    def _why_not(self, action: Action) -> str:
-        legal = self.legal_actions()
-        shown = ", ".join(str(a) for a in legal[:14]) + (" ..." if len(legal) > 14 else "")
-        return f"{action}: not allowed now; player {self.to_move} may {shown}"
 
     def _take(self, player: int) -> None:
         card = self.pile.pop()
@@ -389,18 +442,14 @@ class Hand:
     def _check_discard(self, action: Action, player: int) -> None:
         card = action.card
         if card is None or not self.hands[player] & card.bit:
-            raise IllegalAction(f"{action}: player {player} does not hold that card")
+            raise IllegalAction(Illegal.NOT_HELD, action=action, player=player)
         if card == self.taken and not self.config.discard_taken_card:
-            raise IllegalAction(
-                f"{action}: you may not discard the card you just took from the pile"
-            )
+            raise IllegalAction(Illegal.TAKEN_CARD, action=action)
         if self.must_knock:
             if card == self.taken:
-                raise IllegalAction(f"{action}: you took the last discard; discard another card")
+                raise IllegalAction(Illegal.LAST_DISCARD_KEPT, action=action)
             if action.kind is _ACT_DISCARD:
-                raise IllegalAction(
-                    f"{action}: you took the last discard, so you must knock or go gin"
-                )
+                raise IllegalAction(Illegal.MUST_KNOCK, action=action)
 
     def _discard(self, card: Card, player: int) -> None:
         self.hands[player] &= ~card.bit
@@ -430,19 +479,20 @@ class Hand:
         card = action.card
         assert card is not None
         if not self._may_knock():
-            raise IllegalAction(f"{action}: no knocking on your first turn under these rules")
+            raise IllegalAction(Illegal.KNOCK_FIRST_TURN, action=action)
         rest = self.hands[player] & ~card.bit
         deadwood = self._deadwood(rest)
         if deadwood > self.knock_limit:
             raise IllegalAction(
-                f"{action}: that leaves {deadwood} deadwood; the knock limit"
-                f" this hand is {self.knock_limit}"
+                Illegal.KNOCK_OVER_LIMIT, action=action, deadwood=deadwood, limit=self.knock_limit
             )
         arrangement = self._arrange(player, action.melds, without=card)
         if arrangement.deadwood > self.knock_limit:
             raise IllegalAction(
-                f"{action}: those melds leave {arrangement.deadwood} deadwood; the knock"
-                f" limit this hand is {self.knock_limit}"
+                Illegal.MELDS_OVER_LIMIT,
+                action=action,
+                deadwood=arrangement.deadwood,
+                limit=self.knock_limit,
             )
         self.hands[player] = rest
         self._finish_knock(player, card, arrangement, big_gin=False)
@@ -454,7 +504,7 @@ class Hand:
         cards = mask_to_cards(mask)
         if melds is None:
             return knocker_arrangement(cards, self.config.ace, seen=self.pile)
-        return _arrangement_of(cards, melds, self.config, who=f"player {player}")
+        return _arrangement_of(cards, melds, self.config, player=player)
 
     def _finish_knock(
         self, player: int, card: Card | None, arrangement: Arrangement, *, big_gin: bool
@@ -479,7 +529,7 @@ class Hand:
         if action.layoffs is None and action.melds is None:
             defense = best_defense(cards, knocker_melds, self.config.ace)
         else:
-            defense = _defense_of(cards, knocker_melds, action, self.config, who=f"player {player}")
+            defense = _defense_of(cards, knocker_melds, action, self.config, player=player)
         self._settle(defense)
 
     def _settle(self, defense: Defense) -> None:
@@ -600,7 +650,7 @@ def shuffled_deck(seed: int) -> list[Card]:
 
 
 def _arrangement_of(
-    cards: Sequence[Card], melds: Sequence[Sequence[Card]], config: EngineConfig, *, who: str
+    cards: Sequence[Card], melds: Sequence[Sequence[Card]], config: EngineConfig, *, player: int
 ) -> Arrangement:
     """A person's own melds checked: real melds, from the hand, no card twice."""
     held = cards_to_mask(cards)
@@ -610,12 +660,12 @@ def _arrangement_of(
         try:
             meld = make_meld(chosen, config.ace)
         except MeldError as error:
-            raise IllegalAction(f"{who}: {error}") from None
+            raise IllegalAction(Illegal.NOT_A_MELD, player=player, error=error) from None
         if meld.mask & ~held:
-            missing = ", ".join(str(c) for c in meld.cards if not held & c.bit)
-            raise IllegalAction(f"{who} does not hold {missing}")
+            missing = tuple(c for c in meld.cards if not held & c.bit)
+            raise IllegalAction(Illegal.MELD_NOT_HELD, player=player, cards=missing)
         if meld.mask & used:
-            raise IllegalAction(f"{who}: a card is in two melds ({meld})")
+            raise IllegalAction(Illegal.CARD_IN_TWO_MELDS, player=player, meld=meld)
         used |= meld.mask
         made.append(meld)
     unmatched = tuple(mask_to_cards(held & ~used))
@@ -628,22 +678,22 @@ def _defense_of(
     action: Action,
     config: EngineConfig,
     *,
-    who: str,
+    player: int,
 ) -> Defense:
     layoffs = action.layoffs or ()
     if layoffs and not config.layoffs:
-        raise IllegalAction("no lay-offs under this ruleset")
+        raise IllegalAction(Illegal.NO_LAYOFFS)
     held = cards_to_mask(cards)
     laid = cards_to_mask(lay.card for lay in layoffs)
     if laid & ~held or laid.bit_count() != len(layoffs):
-        raise IllegalAction(f"{who}: lay off only cards you hold, each once")
+        raise IllegalAction(Illegal.LAYOFF_NOT_HELD, player=player)
     try:
         lay_off(knocker_melds, layoffs, config.ace)
     except LayoffError as error:
-        raise IllegalAction(f"{who}: {error}") from None
+        raise IllegalAction(Illegal.LAYOFF_DOES_NOT_FIT, player=player, error=error) from None
     rest = mask_to_cards(held & ~laid)
     if action.melds is None:
         arrangement = best_melds(rest, config.ace)
     else:
-        arrangement = _arrangement_of(rest, action.melds, config, who=who)
+        arrangement = _arrangement_of(rest, action.melds, config, player=player)
     return Defense(arrangement, tuple(layoffs))

@@ -20,7 +20,19 @@ RECORD_FORMAT: Final = "ginrules-hand/1"
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or played back; the message says where."""
+    """A record that cannot be read or played back; the message says where.
+
+    A refused action keeps the engine's refusal as ``cause``, with its ``number``
+    and ``item``, so the words for people can be made from the data.
+    """
+
+    def __init__(
+        self, message: str, *, number: int = 0, item: object = None, cause: Exception | None = None
+    ) -> None:
+        super().__init__(message)
+        self.number = number
+        self.item = item
+        self.cause = cause
 
 
 @dataclass(frozen=True)
@@ -53,5 +65,7 @@ def replay(record: Any, config: EngineConfig) -> Replay:
             action = Action.from_json(item)
             hand.apply(action, seat=item.get("seat"))
         except (IllegalAction, ValueError, CardError, AttributeError) as error:
-            raise RecordError(f"action {number} ({item}): {error}") from None
+            raise RecordError(
+                f"action {number} ({item}): {error}", number=number, item=item, cause=error
+            ) from None
     return Replay(hand, record.get("result"))
