@@ -11,6 +11,7 @@ from ginrules.engine.actions import discard
 from ginrules.engine.bots import make_bot
 from ginrules.engine.hand import IllegalAction
 from ginrules.engine.match import new_match
+from ginrules.engine.scorepad import PadEntry, new_score_pad
 from ginrules.engine.session import (
     BotMoved,
     Event,
@@ -106,3 +107,15 @@ def test_three_handed_hands_without_the_person_are_played_unwatched() -> None:
 def test_a_session_with_the_wrong_number_of_seats_is_refused() -> None:
     with pytest.raises(SessionError):
         GameSession(config("classic"), 1, [None, "greedy", "greedy"])
+
+
+def test_each_recorded_round_carries_the_score_as_it_was_then() -> None:
+    cfg = config_with("classic", "format:\n  type: three_handed\n  players: 3\n")
+    session = GameSession(cfg, 5, ["greedy", "greedy", "greedy"])
+    recorded = [e for e in session.start() if isinstance(e, HandsRecorded)]
+    pad = session.pad
+    replay = new_score_pad(cfg, pad.first_dealers)
+    for event, entry in zip(recorded, pad.entries, strict=True):
+        replay.add(PadEntry(entry.reports))
+        assert event.score == replay.snapshot()
+    assert recorded[0].score != recorded[-1].score

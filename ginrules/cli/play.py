@@ -105,8 +105,8 @@ class Renderer:
             self.say(words.silent_summary(self.config, self.names, over.deal, over.hand.showdown))
         self.silent = []
         if self.config.format is FormatType.PARTNERSHIP:
-            self.say(words.net_line(self.config, self.names, event.pad.net))  # type: ignore[attr-defined]
-        self.say(words.score_line(self.config, self.names, event.pad))
+            self.say(words.net_line(self.config, self.names, event.score.net or 0))
+        self.say(words.score_line(self.config, self.names, event.score))
 
     def game_over(self, event: GameOver) -> None:
         for line in words.results_lines(self.config, self.names, event.results):
@@ -154,7 +154,7 @@ def cmd_play(args: argparse.Namespace, output: Output) -> int:
         if isinstance(stop, KeyboardInterrupt):
             output.line()  # off the prompt line
         output.line(words.abandoned(session.rounds))
-        output.line(words.score_line(config, names, session.pad))
+        output.line(words.score_line(config, names, session.pad.snapshot()))
     except MatchError as error:
         output.problem(f"error: {error}")
         return EXIT_INVALID

@@ -20,9 +20,9 @@ from ginrules.engine.scoring import Showdown
 from ginrules.layoffs import Layoff, LayoffError, lay_off, layoff_spots
 from ginrules.melds import AceRule, Meld, scorer
 from ginrules.rules.compile import EngineConfig
-from ginrules.words import problems
+from ginrules.words import problems, turns
 from ginrules.words.cards import CardView
-from ginrules.words.game import LAYOFFS_HELP, MELDS_HELP, MOVES_HELP, knock_limit_words
+from ginrules.words.game import knock_limit_words
 from ginrules.words.i18n import _
 from ginrules.words.showdown import YOU, said
 
@@ -77,9 +77,9 @@ class TerminalPlayer:
             return self.defend(observation)
         self.show_turn(observation, legal)
         while True:
-            text = self.ask(MOVES_HELP)
+            text = self.ask(turns.moves_help())
             if not text:
-                self.say("moves: " + " | ".join(self.moves(observation, legal)))
+                self.say(turns.moves_line(self.moves(observation, legal)))
                 continue
             try:
                 action = self.read_move(text, observation, legal)
@@ -104,7 +104,7 @@ class TerminalPlayer:
         else:
             self.say(f"  {problems.message(error)}")
 
-    def ask(self, help_text: str, prompt: str = "> ") -> str:
+    def ask(self, help_text: str, prompt: str = turns.PROMPT) -> str:
         """A line from the person, stripped; raises :class:`Quit` on q or at the end of input."""
         while True:
             print(prompt, end="", file=self.output.out, flush=True)
@@ -131,8 +131,7 @@ class TerminalPlayer:
         if verb in TAKE_WORDS and len(words) == 2:
             card = Card.parse(words[1])
             if card != top:
-                shown = "empty" if top is None else str(top)
-                raise ValueError(f"take {card}: the top of the discard pile is {shown}")
+                raise ValueError(turns.wrong_take(card, top))
             return TAKE
         action = parse_action(text)
         if (
@@ -148,18 +147,17 @@ class TerminalPlayer:
         knocks = [a for a in legal if a.kind is Act.KNOCK]
         if knocks:
             raise ValueError(
-                "knock with which discard? "
-                + ", ".join(self.knock_words(a, observation.hand) for a in knocks)
+                turns.which_knock([self.knock_words(a, observation.hand) for a in knocks])
             )
         if observation.phase is not Phase.DISCARD:
-            raise ValueError("you knock after drawing, as you discard: draw or take a card first")
+            raise ValueError(turns.knock_after_drawing())
         # The engine's reason for the knock that comes closest.
         mask = observation.hand
         taken = observation.taken
         choices = [c for c in mask_to_cards(mask) if c != taken] or mask_to_cards(mask)
         closest = min(choices, key=lambda c: (self.deadwood(mask ^ c.bit), c.index))
         self.try_on_copy(knock(closest))
-        raise ValueError("knock with which discard? type knock and a card, such as knock 9D")
+        raise ValueError(turns.which_knock_example())
 
     def try_on_copy(self, action: Action) -> Hand:
         """Apply ``action`` to a copy of the hand; IllegalAction says why it is refused."""
@@ -175,64 +173,47 @@ class TerminalPlayer:
         cards = mask_to_cards(observation.hand)
         phase = observation.phase
         if phase is Phase.DISCARD and observation.taken is not None:
-            self.say(f"you took {view.card(observation.taken)}")
+            self.say(turns.you_took(view.card(observation.taken)))
         elif phase is Phase.DISCARD and self._before_draw is not None:
             (drawn,) = mask_to_cards(observation.hand & ~self._before_draw)
-            self.say(f"you drew {view.card(drawn)}")
+            self.say(turns.you_drew(view.card(drawn)))
         else:
             self.say()
-            self.say(f"-- your turn ({self.phase_words(observation)}) --")
+            self.say(turns.your_turn(observation.phase))
             self.say(self.table_line(observation))
             known = sort_for_display(mask_to_cards(observation.opponent_known))
             if known:
-                self.say(f"{self.opponent} took from the pile and holds: {view.cards(known)}")
-        self.say(f"your hand: {view.hand(cards)}")
-        self.say("moves: " + " | ".join(self.moves(observation, legal)))
-
-    def phase_words(self, observation: Observation) -> str:
-        return {
-            Phase.OFFER: "the upcard is offered to you",
-            Phase.DRAW: "draw",
-            Phase.DISCARD: "discard",
-            Phase.LAST_CHANCE: "the stock is out: the last discard is offered to you",
-        }.get(observation.phase, observation.phase.value)
+                self.say(turns.opponent_holds(self.opponent, view.cards(known)))
+        self.say(turns.your_hand(view.hand(cards)))
+        self.say(turns.moves_line(self.moves(observation, legal)))
 
     def table_line(self, observation: Observation) -> str:
         assert self.hand is not None
         pile = observation.pile
-        top = (
-            f"{self.view.card(pile[-1])} ({len(pile)} card{'s' if len(pile) != 1 else ''})"
-            if pile
-            else "empty"
+        return turns.table_line(
+            self.view.card(pile[-1]) if pile else None,
+            len(pile),
+            observation.stock_left,
+            self.config.stock_end_cards_left,
+            knock_limit_words(self.config, self.hand, self.view),
         )
-        stock = f"{observation.stock_left} (dead at {self.config.stock_end_cards_left})"
-        limit = knock_limit_words(self.config, self.hand, self.view)
-        return f"discard pile: {top} | stock: {stock} | {limit}"
 
     def knock_words(self, action: Action, mask: int) -> str:
         """``knock 3C (leaves 3)`` or ``gin 3C``, for the hand ``mask`` before the discard."""
         assert action.card is not None
         left = self.deadwood(mask ^ action.card.bit)
-        return f"gin {action.card}" if left == 0 else f"knock {action.card} (leaves {left})"
+        return turns.knock_option(action.card, left)
 
     def moves(self, observation: Observation, legal: Sequence[Action]) -> list[str]:
         """The legal moves in words, as they may be typed."""
         top = observation.pile[-1] if observation.pile else None
         phase = observation.phase
         if phase is Phase.OFFER:
-            return [f"take {top} (the upcard)", "pass"]
+            return turns.offer_moves(top)
         if phase is Phase.LAST_CHANCE:
-            return [
-                f"take {top} (the last discard; then you must knock or go gin)",
-                "pass (the hand is dead)",
-            ]
+            return turns.last_chance_moves(top)
         if phase is Phase.DRAW:
-            words = ["draw (from the stock)"]
-            if TAKE in legal:
-                words.append(f"take {top} (from the pile)")
-            else:
-                words[0] += "; the upcard was turned down, so no taking it now"
-            return words
+            return turns.draw_moves(top, TAKE in legal)
         words = []
         mask = observation.hand
         discards = [a.card for a in legal if a.kind is Act.DISCARD and a.card is not None]
@@ -242,15 +223,15 @@ class TerminalPlayer:
                 key=lambda c: (self.deadwood(mask ^ c.bit), -self.config.ace.card_value(c)),
             )
             taken = observation.taken
-            but = f" except {taken}" if taken is not None and taken not in discards else ""
-            words.append(f"discard a card{but} (e.g. {example})")
+            but = taken if taken is not None and taken not in discards else None
+            words.append(turns.discard_move(example, but))
         knock_cards = sorted(
             (a.card for a in legal if a.kind is Act.KNOCK and a.card is not None),
             key=lambda c: (self.deadwood(mask ^ c.bit), c.index),
         )
         words += [self.knock_words(knock(card), mask) for card in knock_cards]
         if BIG_GIN in legal:
-            words.append("big gin")
+            words.append(turns.big_gin_move())
         return words
 
     # -- the showdown --------------------------------------------------------
@@ -261,11 +242,11 @@ class TerminalPlayer:
         best = showdown.knocker_arrangement
         if best.deadwood == 0 or not self.config.layoffs or action.card is None:
             return action  # gin, or no lay-offs: no other melds could do better
-        self.say(f"you knock, discarding {self.view.card(action.card)} face down")
-        self.say(f"melds to show: {self.view.arrangement(best)}")
-        self.say("Enter shows them; or type your own melds, like 7H 8H 9H / KS KD KC (? for help)")
+        self.say(turns.you_knock_discarding(self.view.card(action.card)))
+        self.say(turns.melds_to_show(self.view.arrangement(best)))
+        self.say(turns.melds_invitation())
         while True:
-            text = self.ask(MELDS_HELP, prompt="melds> ")
+            text = self.ask(turns.melds_help(), prompt=turns.MELDS_PROMPT)
             if not text:
                 return action
             try:
@@ -293,23 +274,20 @@ class TerminalPlayer:
             )
         )
         for number, meld in enumerate(shown.melds, 1):
-            self.say(f"  {number}: {view.meld(meld)}")
+            self.say(turns.numbered_meld(number, view.meld(meld)))
         if shown.unmatched:
-            self.say(f"  deadwood: {view.cards(sort_for_display(shown.unmatched))}")
+            self.say(turns.knocker_deadwood(view.cards(sort_for_display(shown.unmatched))))
         cards = mask_to_cards(observation.hand)
-        self.say(f"your hand: {view.hand(cards)}")
+        self.say(turns.your_hand(view.hand(cards)))
         if not layoff_spots(shown.melds, self.config.ace) & set(cards):
-            self.say("none of your cards fits on those melds")
+            self.say(turns.nothing_fits())
             return DEFEND_BEST
         best = showdown.defense
         laid = " ".join(f"{view.card(lay.card)}>{lay.meld_index + 1}" for lay in best.layoffs)
-        self.say(
-            f"best defense: lay off {laid or 'nothing'}, leaving"
-            f" {view.arrangement(best.arrangement)}"
-        )
-        self.say("Enter takes it; or type your lay-offs, like TH>1 (none for none, ? for help)")
+        self.say(turns.best_defense(laid, view.arrangement(best.arrangement)))
+        self.say(turns.layoffs_invitation())
         while True:
-            text = self.ask(LAYOFFS_HELP, prompt="lay off> ")
+            text = self.ask(turns.layoffs_help(), prompt=turns.LAYOFFS_PROMPT)
             if not text:
                 return DEFEND_BEST
             try:
@@ -355,7 +333,7 @@ def _read_layoffs(text: str, melds: Sequence[Meld], ace: AceRule) -> tuple[Layof
         card = Card.parse(card_text)
         if arrow:
             if not target.isdigit():
-                raise ValueError(f"{token}: write the meld's number after >, as in TH>1")
+                raise ValueError(turns.meld_number_needed(token))
             chosen.append(Layoff(card, int(target) - 1))
             continue
         for index in range(len(melds)):
@@ -366,5 +344,5 @@ def _read_layoffs(text: str, melds: Sequence[Meld], ace: AceRule) -> tuple[Layof
             chosen.append(Layoff(card, index))
             break
         else:
-            raise ValueError(f"{card} fits on none of the knocker's melds")
+            raise ValueError(turns.fits_no_meld(card))
     return tuple(chosen)

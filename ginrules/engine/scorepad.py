@@ -138,6 +138,31 @@ class PadEntry:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class GameScore:
+    """One game's score at a moment: immutable, for events and pages."""
+
+    points: tuple[int, ...]
+    boxes: tuple[int, ...]
+    hands: int
+    target: int
+    winner: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+
+@dataclass(frozen=True, slots=True)
+class PadSnapshot:
+    """The whole pad's score at a moment (three games in Hollywood)."""
+
+    format: FormatType
+    games: tuple[GameScore, ...]
+    #: A partnership's last hand netted for team 0 (negative: team 1 won it), else None.
+    net: int | None = None
+
+
 class ScorePad:
     """The common pad: entries, the dealer rule, undo and edit by recomputation.
 
@@ -242,6 +267,19 @@ class ScorePad:
         if config.next_dealer is NextDealer.WINNER:
             return winner
         return following
+
+    def snapshot(self) -> PadSnapshot:
+        """The score now, frozen."""
+        return PadSnapshot(
+            self.config.format,
+            tuple(
+                GameScore(
+                    tuple(board.points), tuple(board.boxes), board.hands, board.target, board.winner
+                )
+                for board in self.boards
+            ),
+            getattr(self, "net", None),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

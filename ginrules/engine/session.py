@@ -30,7 +30,7 @@ from ginrules.engine.bots import Bot, make_bot
 from ginrules.engine.hand import Hand, IllegalAction, Observation, Phase
 from ginrules.engine.match import Deal, HandOutcome, Match, bot_rngs, new_match
 from ginrules.engine.scoreboard import GameResult
-from ginrules.engine.scorepad import ScorePad, score_pad_class
+from ginrules.engine.scorepad import PadSnapshot, ScorePad, score_pad_class
 from ginrules.rules.compile import EngineConfig
 
 
@@ -76,7 +76,8 @@ class HandsRecorded:
 
     number: int
     hands: tuple[tuple[Deal, Hand], ...]
-    pad: ScorePad
+    #: The score right after these hands.
+    score: PadSnapshot
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +235,7 @@ class GameSession:
         self.match.record([HandOutcome.of(hand) for _, hand in played])
         self.rounds += 1
         self._deals, self._played = [], []
-        events.append(HandsRecorded(self.rounds, played, self.match.pad))
+        events.append(HandsRecorded(self.rounds, played, self.match.pad.snapshot()))
 
 
 __all__ = [

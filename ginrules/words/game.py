@@ -9,43 +9,18 @@ their own messages (``you knock`` beside ``{name} knocks``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from ginrules.cards import Card
 from ginrules.engine.actions import Act, Action
 from ginrules.engine.hand import Hand, Phase
 from ginrules.engine.match import Deal
-from ginrules.engine.scoreboard import GameResult, Scoreboard
-from ginrules.engine.scorepad import HollywoodPad, PartnershipPad, ScorePad
+from ginrules.engine.scoreboard import GameResult
+from ginrules.engine.scorepad import PadSnapshot
 from ginrules.engine.scoring import Showdown
 from ginrules.rules.compile import EngineConfig, FormatType
 from ginrules.words.cards import CardView
 from ginrules.words.i18n import _, format_number, ngettext
 from ginrules.words.showdown import YOU, outcome_line, said
-
-MOVES_HELP: Final = """\
-Type a move and press Enter:
-  draw, d            take the top card of the stock
-  take, t            take the top card of the discard pile (or type that card)
-  pass, p            turn down the upcard, or the last discard
-  7H, discard 7H     discard a card: rank A 2-9 T (or 10) J Q K, suit C D H S (or ♣ ♦ ♥ ♠)
-  knock 3C, gin 3C   discard 3C face down and knock (gin when no deadwood is left)
-  big gin            lay down eleven melded cards, when the rules play it
-  ?, help            this help
-  q, quit, Ctrl-D    leave the game; the score so far is shown"""
-
-MELDS_HELP: Final = """\
-Press Enter to show the melds offered, or type the melds you want to show,
-separated by / (for example 7H 8H 9H / KS KD KC). Cards in no meld count as
-deadwood, and the deadwood must stay within the knock limit.
-q quits."""
-
-LAYOFFS_HELP: Final = """\
-Press Enter to take the best defense offered, or type your lay-offs in order
-as CARD>MELD (for example TH>1 JH>1: a card may go next to one laid off just
-before it). A card without >MELD goes on the first meld it fits. Type none to
-lay off nothing. Your other cards are then melded at their best.
-q quits."""
 
 
 def seat_names(config: EngineConfig, players: int) -> list[str]:
@@ -160,37 +135,37 @@ def bot_move(
     return None  # a knock or big gin: the showdown that follows says it
 
 
-def standing(pad: ScorePad) -> str:
+def standing(score: PadSnapshot) -> str:
     """The score so far, in a line."""
-    if isinstance(pad, HollywoodPad):
+    if score.format is FormatType.HOLLYWOOD:
         return "; ".join(
-            (_("game {n}: {a}-{b} (over)") if b.finished else _("game {n}: {a}-{b}")).format(
-                n=n, a=b.points[0], b=b.points[1]
+            (_("game {n}: {a}-{b} (over)") if g.finished else _("game {n}: {a}-{b}")).format(
+                n=n, a=g.points[0], b=g.points[1]
             )
-            for n, b in enumerate(pad.boards, 1)
+            for n, g in enumerate(score.games, 1)
         )
-    board: Scoreboard = pad.boards[0]
-    if isinstance(pad, PartnershipPad):
+    (game,) = score.games
+    if score.format is FormatType.PARTNERSHIP:
         return _("team A (seats 0 & 2) {a} to team B (seats 1 & 3) {b} (target {target})").format(
-            a=board.points[0], b=board.points[1], target=board.target
+            a=game.points[0], b=game.points[1], target=game.target
         )
-    if len(board.points) == 2:
+    if len(game.points) == 2:
         return _("{a} to {b} (target {target})").format(
-            a=board.points[0], b=board.points[1], target=board.target
+            a=game.points[0], b=game.points[1], target=game.target
         )
     return _("{points} (target {target})").format(
-        points=" / ".join(str(p) for p in board.points), target=board.target
+        points=" / ".join(str(p) for p in game.points), target=game.target
     )
 
 
-def score_line(config: EngineConfig, names: Sequence[str], pad: ScorePad) -> str:
+def score_line(config: EngineConfig, names: Sequence[str], score: PadSnapshot) -> str:
     if config.format is FormatType.PARTNERSHIP:
         return _("score (you and {partner} are team A): {standing}").format(
-            partner=names[2], standing=standing(pad)
+            partner=names[2], standing=standing(score)
         )
     joiner = " to " if len(names) == 2 else " / "
     return _("score ({players}): {standing}").format(
-        players=joiner.join(names), standing=standing(pad)
+        players=joiner.join(names), standing=standing(score)
     )
 
 
