@@ -13,7 +13,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginrules.web.storage import (
-    MIGRATIONS,
     Draft,
     NotFound,
     StorageError,
@@ -23,8 +22,8 @@ from ginrules.web.storage import (
     hash_secret,
     new_secret,
     secret_matches,
-    versions,
 )
+from ginrules.web.tables import MIGRATIONS, versions
 from tests.databases import database_url, store
 
 __all__ = ["database_url", "store"]  # fixtures

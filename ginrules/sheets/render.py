@@ -13,7 +13,6 @@ import datetime as dt
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache
 from typing import Any, Final, Literal
 
 import jinja2
@@ -28,6 +27,8 @@ from ginrules.rules.load import Ruleset
 from ginrules.sheets.examples import worked_examples
 from ginrules.sheets.marks import Marks
 from ginrules.sheets.qr import qr_data_uri
+from ginrules.sheets.templating import sheet_environment
+from ginrules.words.i18n import current_locale
 from ginrules.words.values import value_words
 
 Paper = Literal["a4", "letter"]
@@ -68,7 +69,7 @@ class SheetOptions:
         )
 
 
-#: Rendered documents by (document, format, fingerprint, name, words, options).
+#: Rendered documents by (document, format, fingerprint, name, words, options, language).
 CACHE: Final[LruCache[tuple[Any, ...], str | bytes]] = LruCache(128)
 
 
@@ -77,21 +78,11 @@ def _key(
 ) -> tuple[Any, ...]:
     doc = ruleset.document
     words_of = tuple(str(doc.get(field)) for field in ("name", "description", "author", "notes"))
-    return (document, kind, config.fingerprint, ruleset.name, words_of, options)
+    return (document, kind, config.fingerprint, ruleset.name, words_of, options, current_locale())
 
 
-@cache
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(locate.templates_dir()),
-        autoescape=jinja2.select_autoescape(["html"]),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        extensions=["jinja2.ext.do"],
-    )
-    env.filters["words"] = value_words
-    return env
+    return sheet_environment()
 
 
 def sheet_html(ruleset: Ruleset, options: SheetOptions | None = None) -> str:

@@ -11,36 +11,43 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from flask import Flask
+from flask.templating import Environment
 
-from ginrules.rules import locate
-from ginrules.words.values import value_words
+from ginrules.sheets import templating
+
+
+class GinrulesFlask(Flask):
+    """Flask whose template environment is made like the sheets'
+    (:mod:`ginrules.sheets.templating`): the site's templates first, then the sheet
+    templates, with the same filters and translation functions."""
+
+    def create_jinja_environment(self) -> Environment:
+        env = templating.configure(super().create_jinja_environment())
+        env.loader = jinja2.ChoiceLoader([env.loader, templating.sheet_loader()])  # type: ignore[list-item]
+        return env
 
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """The site, configured from the environment and then ``overrides``."""
-    from ginrules.web import api, forms, pages, security, settings
-    from ginrules.web.storage import Store
+    from ginrules.web import forms, security, settings, storage
+    from ginrules.web.views import api, builder, houserules, prints, rulesets
 
     config = settings.load(overrides)
-    app = Flask(
+    app = GinrulesFlask(
         __name__,
-        template_folder=str(locate.templates_dir()),
+        template_folder="templates",
         static_folder=str(Path(__file__).parent / "static"),
         static_url_path="/static",
         instance_path=str(config["INSTANCE_PATH"]),
     )
     app.config.update(config)
-    app.extensions["ginrules.store"] = Store(str(config["DATABASE_URL"]))
-    if app.config.get("UPGRADE_ON_START"):
-        app.extensions["ginrules.store"].upgrade()
-    app.jinja_env.trim_blocks = True
-    app.jinja_env.lstrip_blocks = True
+    storage.init_app(app)
     app.jinja_env.filters["code_spans"] = forms.code_spans
-    app.jinja_env.filters["words"] = value_words
     app.jinja_env.filters["departure"] = forms.departure_words
     security.install(app)
-    app.register_blueprint(pages.blueprint)
-    app.register_blueprint(api.blueprint)
+    for area in (rulesets, prints, builder, houserules, api):
+        app.register_blueprint(area.blueprint)
     security.csrf.exempt(api.blueprint)
     return app

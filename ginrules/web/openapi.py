@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from ginrules import __version__
+from ginrules.web.refs import SHIPPED_NAME_PATTERN
+from ginrules.web.storage import MAX_VERSION, SLUG_PATTERN
 
-_REF = {"type": "string", "pattern": r"^[a-z0-9][a-z0-9_-]{0,63}$"}
-_SLUG = {"type": "string", "pattern": r"^[2-9a-z]{4,16}$"}
+_REF = {"type": "string", "pattern": f"^{SHIPPED_NAME_PATTERN}$"}
+_SLUG = {"type": "string", "pattern": f"^{SLUG_PATTERN}$"}
 
 
 def _error_response(description: str) -> dict[str, Any]:
@@ -88,7 +90,7 @@ def document(base_url: str) -> dict[str, Any]:
         "name": "number",
         "in": "path",
         "required": True,
-        "schema": {"type": "integer", "minimum": 1, "maximum": 999999999},
+        "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
     }
     name_param = {"name": "name", "in": "path", "required": True, "schema": _REF}
     create_body = {

@@ -17,9 +17,11 @@ from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.diagnostics import RulesetError
 from ginrules.rules.load import Ruleset, load_ruleset, load_ruleset_text
-from ginrules.web.storage import Store, Version
+from ginrules.web.storage import SLUG_PATTERN, VERSION_PATTERN, Store, Version
 
-_SAVED: Final = re.compile(r"h/(?P<slug>[2-9a-z]{4,16})(?:/v(?P<number>[1-9]\d{0,8}))?")
+#: What a shipped ruleset's name in a link may look like.
+SHIPPED_NAME_PATTERN: Final = "[a-z0-9][a-z0-9_-]{0,63}"
+_SAVED: Final = re.compile(f"h/(?P<slug>{SLUG_PATTERN})(?:/v(?P<number>{VERSION_PATTERN}))?")
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,6 @@ def resolve(store: Store, reference: str) -> Loaded | None:
     if match:
         number = match["number"]
         return saved(store, match["slug"], int(number) if number else None)
-    if not re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", reference):
+    if not re.fullmatch(SHIPPED_NAME_PATTERN, reference):
         return None
     return shipped(reference)

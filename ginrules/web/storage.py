@@ -14,62 +14,28 @@ import hmac
 import random
 import secrets
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from ginrules.web.tables import MIGRATIONS, house_rules, metadata, migrations_table, versions
+
+if TYPE_CHECKING:
+    from flask import Flask
+
 SLUG_ALPHABET: Final = "23456789abcdefghjkmnpqrstuvwxyz"
 SLUG_LENGTH: Final = 8
+#: What a slug in a link may look like (new slugs are SLUG_LENGTH of SLUG_ALPHABET).
+SLUG_PATTERN: Final = "[2-9a-z]{4,16}"
 #: The highest version number a link may name (the API documents it).
 MAX_VERSION: Final = 999_999_999
-
-metadata = sa.MetaData()
-
-house_rules = sa.Table(
-    "house_rules",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("slug", sa.String(16), nullable=False, unique=True),
-    sa.Column("edit_hash", sa.String(128), nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, index=True),
-    sa.Column("forked_from_slug", sa.String(16), nullable=True),
-    sa.Column("forked_from_version", sa.Integer, nullable=True),
-)
-
-versions = sa.Table(
-    "versions",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column(
-        "house_rule_id",
-        sa.Integer,
-        sa.ForeignKey("house_rules.id", ondelete="RESTRICT"),
-        nullable=False,
-    ),
-    sa.Column("number", sa.Integer, nullable=False),
-    sa.Column("name", sa.String(200), nullable=False),
-    sa.Column("author", sa.String(400), nullable=False),
-    sa.Column("description", sa.Text, nullable=False),
-    sa.Column("yaml", sa.Text, nullable=False),
-    sa.Column("base", sa.String(200), nullable=False),
-    sa.Column("fingerprint", sa.String(64), nullable=False),
-    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-    sa.UniqueConstraint("house_rule_id", "number", name="versions_number_unique"),
-)
-
-migrations_table = sa.Table(
-    "schema_migrations",
-    metadata,
-    sa.Column("name", sa.String(100), primary_key=True),
-    sa.Column("applied_at", sa.DateTime(timezone=True), nullable=False),
-)
+#: A version number in a link: 1 to MAX_VERSION.
+VERSION_PATTERN: Final = "[1-9][0-9]{0,8}"
 
 
 class StorageError(Exception):
@@ -108,18 +74,6 @@ class Version:
     #: The house rule's newest version number when this was read.
     latest: int
     forked_from: tuple[str, int] | None
-
-
-def _create_tables(connection: Connection) -> None:
-    metadata.create_all(connection, tables=[house_rules, versions])
-
-
-#: Named schema steps, in order; each runs once, in its own transaction. The first
-#: creates the tables from the definitions above; a later step that changes a table
-#: must also make this one create the table as it was before that change.
-MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
-    ("0001_house_rules_and_versions", _create_tables),
-)
 
 
 def default_url(instance_path: str | Path) -> str:
@@ -431,3 +385,19 @@ class Store:
             return int(
                 connection.execute(sa.select(sa.func.count()).select_from(house_rules)).scalar_one()
             )
+
+
+def get_store() -> Store:
+    """The store of the app handling the current request."""
+    from flask import current_app
+
+    found: Store = current_app.extensions["ginrules.store"]
+    return found
+
+
+def init_app(app: Flask) -> None:
+    """Open the app's store (``DATABASE_URL``), upgrading its schema when asked."""
+    store = Store(str(app.config["DATABASE_URL"]))
+    app.extensions["ginrules.store"] = store
+    if app.config.get("UPGRADE_ON_START"):
+        store.upgrade()

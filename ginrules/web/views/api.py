@@ -11,15 +11,16 @@ import json
 from typing import Any
 
 import yaml
-from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from ginrules.rules.diagnostics import Diagnostic
 from ginrules.rules.diff import diff
 from ginrules.rules.yamlsource import MAX_FILE_BYTES
-from ginrules.web import openapi, refs
-from ginrules.web.pages import _draft, absolute, compiled_json, links, read_yaml, store
+from ginrules.web import openapi, refs, saving
 from ginrules.web.security import limited
-from ginrules.web.storage import Version, hash_secret, new_secret, secret_matches
+from ginrules.web.storage import Version, get_store
+from ginrules.web.urls import compiled_json, edit_url, links
+from ginrules.web.views import found_or_404
 from ginrules.words.diagnostics import to_json as diagnostic_json
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
@@ -108,43 +109,43 @@ def list_rulesets() -> Response:
 
 @blueprint.get("/rulesets/<name>")
 def get_ruleset(name: str) -> Response:
-    return jsonify(_detail(_found(refs.shipped(name))))
+    return jsonify(_detail(found_or_404(refs.shipped(name))))
 
 
 @blueprint.get("/rulesets/<name>/config")
 def ruleset_config(name: str) -> Response:
-    return jsonify(compiled_json(_found(refs.shipped(name))))
+    return jsonify(compiled_json(found_or_404(refs.shipped(name))))
 
 
 @blueprint.get("/houserules")
 def list_houserules() -> Response:
     limit = _int_arg("limit", 20, 1, 100)
-    recent = [refs.saved(store(), v.slug, v.number) for v in store().recent(limit)]
+    recent = [refs.saved(get_store(), v.slug, v.number) for v in get_store().recent(limit)]
     return jsonify({"houserules": [_summary(loaded) for loaded in recent if loaded]})
 
 
 @blueprint.get("/houserules/<slug>")
 def get_houserule(slug: str) -> Response:
-    return jsonify(_detail(_found(refs.saved(store(), slug))))
+    return jsonify(_detail(found_or_404(refs.saved(get_store(), slug))))
 
 
 @blueprint.get("/houserules/<slug>/versions")
 def list_versions(slug: str) -> Response:
-    found = store().versions(slug)
+    found = get_store().versions(slug)
     if not found:
         abort(404)
-    loaded = [refs.saved(store(), slug, v.number) for v in found]
+    loaded = [refs.saved(get_store(), slug, v.number) for v in found]
     return jsonify({"versions": [_summary(item) for item in loaded if item]})
 
 
 @blueprint.get("/houserules/<slug>/versions/<int:number>")
 def get_version(slug: str, number: int) -> Response:
-    return jsonify(_detail(_found(refs.saved(store(), slug, number))))
+    return jsonify(_detail(found_or_404(refs.saved(get_store(), slug, number))))
 
 
 @blueprint.get("/houserules/<slug>/versions/<int:number>/config")
 def version_config(slug: str, number: int) -> Response:
-    return jsonify(compiled_json(_found(refs.saved(store(), slug, number))))
+    return jsonify(compiled_json(found_or_404(refs.saved(get_store(), slug, number))))
 
 
 @blueprint.get("/diff")
@@ -157,12 +158,12 @@ def diff_rulesets() -> Response:
             "message": f"no ruleset {value!r} (a shipped name, h/<slug> or h/<slug>/v<n>)",
         }
         for name, value in (("a", a), ("b", b))
-        if refs.resolve(store(), value) is None
+        if refs.resolve(get_store(), value) is None
     ]
     if errors:
         raise BadInput(400, "both a and b must name rulesets", errors)
-    before = refs.resolve(store(), a)
-    after = refs.resolve(store(), b)
+    before = refs.resolve(get_store(), a)
+    after = refs.resolve(get_store(), b)
     assert before is not None and after is not None
     changes = diff(before.ruleset, after.ruleset)
     return jsonify(
@@ -184,7 +185,7 @@ def create_houserule() -> tuple[Response, int]:
     ruleset, base = _validated(text)
     origin = None
     if forked_from:
-        parent = refs.resolve(store(), forked_from)
+        parent = refs.resolve(get_store(), forked_from)
         if parent is None or parent.version is None:
             raise BadInput(
                 400,
@@ -192,25 +193,24 @@ def create_houserule() -> tuple[Response, int]:
                 [{"field": "forked_from", "message": f"no saved house rule {forked_from!r}"}],
             )
         origin = (parent.version.slug, parent.version.number)
-    secret = new_secret()
-    version = store().create(_draft(ruleset, text, base), hash_secret(secret), origin)
-    return _saved(version, secret), 201
+    saved = saving.save_new(get_store(), ruleset, text, base, origin)
+    return _saved(saved.version, saved.secret), 201
 
 
 @blueprint.put("/houserules/<slug>")
 @limited
 def update_houserule(slug: str) -> tuple[Response, int]:
-    stored = store().edit_hash(slug)
-    if stored is None:
-        abort(404)
     secret = request.headers.get("X-Edit-Secret", "")
-    if not secret:
+    refused = saving.check_edit_secret(get_store(), slug, secret)
+    if refused is saving.EditRefused.NO_SUCH_RULES:
+        abort(404)
+    if refused is saving.EditRefused.NO_SECRET:
         raise BadInput(
             401,
             "send the edit secret in the X-Edit-Secret header",
             [{"field": "X-Edit-Secret", "message": "missing"}],
         )
-    if not secret_matches(secret, stored):
+    if refused is saving.EditRefused.WRONG_SECRET:
         raise BadInput(
             403,
             "that edit secret is not right for these house rules",
@@ -218,17 +218,15 @@ def update_houserule(slug: str) -> tuple[Response, int]:
         )
     text, _ = _read_body()
     ruleset, base = _validated(text)
-    version = store().add_version(slug, _draft(ruleset, text, base))
+    version = saving.save_version(get_store(), slug, ruleset, text, base)
     return _saved(version, None), 201
 
 
 def _saved(version: Version, secret: str | None) -> Response:
-    loaded = refs.saved(store(), version.slug, version.number)
+    loaded = refs.saved(get_store(), version.slug, version.number)
     assert loaded is not None
     data = _summary(loaded)
-    data["edit_url"] = (
-        absolute(url_for("pages.edit", slug=version.slug, key=secret)) if secret else None
-    )
+    data["edit_url"] = edit_url(version.slug, secret) if secret else None
     if secret:
         data["edit_secret"] = secret
     response = jsonify(data)
@@ -326,7 +324,7 @@ def _validated(text: str) -> tuple[Any, str]:
             "the ruleset holds text that is not valid Unicode",
             [{"field": "body", "message": f"invalid character at position {error.start}"}],
         ) from None
-    ruleset, diagnostics, base = read_yaml(text)
+    ruleset, diagnostics, base = saving.read_yaml(text)
     if ruleset is None:
         raise BadInput(
             422,
@@ -334,12 +332,6 @@ def _validated(text: str) -> tuple[Any, str]:
             [_diagnostic(d) for d in diagnostics if d.severity == "error"],
         )
     return ruleset, base
-
-
-def _found(loaded: refs.Loaded | None) -> refs.Loaded:
-    if loaded is None:
-        abort(404)
-    return loaded
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:

@@ -1,0 +1,109 @@
+"""Saving house rules, for the HTML pages and the JSON API alike.
+
+Validate a submitted ruleset, save it as a new house rule (with its fork
+origin and a fresh edit secret) or as a new version of one, and check an
+edit secret. A failed save changes nothing; the callers turn the results
+into a page or a JSON answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ginrules.rules.compile import compile_ruleset
+from ginrules.rules.diagnostics import Diagnostic, RulesetError
+from ginrules.rules.load import Ruleset
+from ginrules.web import forms, refs
+from ginrules.web.storage import (
+    Draft,
+    Store,
+    Version,
+    hash_secret,
+    new_secret,
+    secret_matches,
+)
+
+#: The file name that diagnostics of submitted text carry.
+SUBMITTED: str = "your rules"
+
+
+def read_yaml(text: str) -> tuple[Ruleset | None, list[Diagnostic], str]:
+    """Validate submitted text: (ruleset or None, diagnostics, base name)."""
+    try:
+        ruleset = refs.parse_saved_text(text, SUBMITTED)
+    except RulesetError as error:
+        return None, error.diagnostics, ""
+    if len(ruleset.chain) < 2:  # extends nothing
+        problem = Diagnostic(
+            "error",
+            SUBMITTED,
+            "say which ruleset yours starts from, e.g. extends: classic",
+            1,
+            1,
+            ("extends",),
+        )
+        return None, [problem], ""
+    return ruleset, list(ruleset.warnings), forms.base_of(ruleset)
+
+
+def draft(ruleset: Ruleset, text: str, base: str) -> Draft:
+    """What is stored of a valid ruleset: its text, words, base and fingerprint."""
+    doc = ruleset.document
+    return Draft(
+        name=str(doc.get("name") or ""),
+        author=str(doc.get("author") or ""),
+        description=str(doc.get("description") or ""),
+        yaml=text,
+        base=base,
+        fingerprint=compile_ruleset(ruleset).fingerprint,
+    )
+
+
+def fork_origin(store: Store, forked_from: str) -> tuple[str, int] | None:
+    """The saved version a new house rule was forked from (None when it names none)."""
+    loaded = refs.resolve(store, forked_from) if forked_from else None
+    if loaded is None or loaded.version is None:
+        return None
+    return loaded.version.slug, loaded.version.number
+
+
+@dataclass(frozen=True)
+class Saved:
+    version: Version
+    #: The edit secret, shown once (only its hash is stored).
+    secret: str
+
+
+def save_new(
+    store: Store, ruleset: Ruleset, text: str, base: str, origin: tuple[str, int] | None
+) -> Saved:
+    """Save a new house rule, version 1, with a fresh edit secret."""
+    secret = new_secret()
+    version = store.create(draft(ruleset, text, base), hash_secret(secret), origin)
+    return Saved(version, secret)
+
+
+def save_version(store: Store, slug: str, ruleset: Ruleset, text: str, base: str) -> Version:
+    """Save the next version of a house rule (the caller checked the edit secret)."""
+    return store.add_version(slug, draft(ruleset, text, base))
+
+
+class EditRefused(StrEnum):
+    """Why an edit secret does not open a house rule."""
+
+    NO_SUCH_RULES = "no_such_rules"
+    NO_SECRET = "no_secret"
+    WRONG_SECRET = "wrong_secret"
+
+
+def check_edit_secret(store: Store, slug: str, secret: str) -> EditRefused | None:
+    """None when ``secret`` edits the house rule ``slug``; else why not."""
+    stored = store.edit_hash(slug)
+    if stored is None:
+        return EditRefused.NO_SUCH_RULES
+    if not secret:
+        return EditRefused.NO_SECRET
+    if not secret_matches(secret, stored):
+        return EditRefused.WRONG_SECRET
+    return None

@@ -1,0 +1,55 @@
+"""Every public URL of a ruleset, built from ``PUBLIC_BASE_URL`` (never the Host header)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from flask import current_app, url_for
+
+from ginrules.web import refs
+
+
+def absolute(path: str) -> str:
+    return str(current_app.config["PUBLIC_BASE_URL"]) + path
+
+
+def build_url(reference: str, editor: str = "builder.build") -> str:
+    """The builder (or the YAML editor) starting from ``reference``."""
+    return f"{url_for(editor)}?from={quote(reference, safe='/')}"
+
+
+def edit_url(slug: str, secret: str) -> str:
+    """The private link that edits a house rule."""
+    return absolute(url_for("houserules.edit", slug=slug, key=secret))
+
+
+def links(loaded: refs.Loaded) -> dict[str, str]:
+    """Every URL of a ruleset or saved version (absolute, from the public base URL)."""
+    path = loaded.path
+    found = {
+        "page_url": absolute(path),
+        "share_url": absolute(loaded.share_path),
+        "sheet_url": absolute(f"{path}/sheet"),
+        "pdf_url": absolute(f"{path}/sheet.pdf"),
+        "scorepad_url": absolute(f"{path}/scorepad"),
+        "scorepad_pdf_url": absolute(f"{path}/scorepad.pdf"),
+        "qr_png_url": absolute(f"{loaded.share_path}/qr.png"),
+        "qr_svg_url": absolute(f"{loaded.share_path}/qr.svg"),
+        "yaml_url": absolute(f"{path}.yaml"),
+        "json_url": absolute(f"{path}.json"),
+        "fork_url": absolute(build_url(loaded.ref)),
+    }
+    if loaded.version is not None:
+        found["versions_url"] = absolute(f"/h/{loaded.version.slug}/versions")
+    return found
+
+
+def compiled_json(loaded: refs.Loaded) -> dict[str, Any]:
+    """The compiled configuration of a ruleset, as the API and the .json download give it."""
+    return {
+        "ref": loaded.ref,
+        "name": loaded.title,
+        "fingerprint": loaded.fingerprint,
+        "config": loaded.config.canonical(),
+    }

@@ -1,0 +1,111 @@
+"""A saved house rule: the share page, its versions, fork, and edit by the private link."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from ginrules.web import forms, refs, saving
+from ginrules.web.security import limited
+from ginrules.web.storage import Version, get_store
+from ginrules.web.urls import build_url, edit_url, links
+from ginrules.web.views import changes_between, found_or_404
+from ginrules.web.views.builder import builder_page, yaml_editor
+
+blueprint = Blueprint("houserules", __name__)
+
+
+@blueprint.get("/h/<slug>/v<int:number>/share")
+def share(slug: str, number: int) -> Any:
+    loaded = found_or_404(refs.saved(get_store(), slug, number))
+    secret = None
+    held = session.get("edit_secret")
+    if isinstance(held, dict) and held.get("slug") == slug:
+        secret = str(held["secret"])
+        session.pop("edit_secret")
+    private = edit_url(slug, secret) if secret else None
+    response = Response(
+        render_template("web/share.html", loaded=loaded, links=links(loaded), edit_url=private)
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@blueprint.get("/h/<slug>/versions")
+def versions(slug: str) -> Any:
+    found = get_store().versions(slug)
+    if not found:
+        abort(404)
+    rows = []
+    previous: refs.Loaded | None = None
+    for version in found:
+        loaded = refs.saved(get_store(), slug, version.number)
+        if loaded is None:
+            continue
+        rows.append((loaded, changes_between(previous, loaded) if previous else None))
+        previous = loaded
+    return render_template("web/versions.html", slug=slug, rows=list(reversed(rows)))
+
+
+@blueprint.get("/h/<slug>/fork")
+def fork(slug: str) -> BaseResponse:
+    loaded = found_or_404(refs.saved(get_store(), slug))
+    return redirect(build_url(loaded.ref), 303)
+
+
+def _check_key(slug: str, key: str) -> Version:
+    latest = get_store().get(slug)
+    refused = saving.check_edit_secret(get_store(), slug, key)
+    if latest is None or refused is saving.EditRefused.NO_SUCH_RULES:
+        abort(404)
+    if refused is not None:
+        abort(403, "That edit link is not right for these house rules.")
+    return latest
+
+
+@blueprint.get("/h/<slug>/edit")
+def edit(slug: str) -> Any:
+    key = request.args.get("key", "")
+    latest = _check_key(slug, key)
+    loaded = found_or_404(refs.saved(get_store(), slug, latest.number))
+    if request.args.get("mode") == "yaml":
+        return yaml_editor(latest.yaml, edit=latest, key=key)
+    return builder_page(
+        forms.values_of(loaded.ruleset), latest.base, start=loaded, edit=latest, key=key
+    )
+
+
+@blueprint.post("/h/<slug>/edit")
+@limited
+def edit_save(slug: str) -> Any:
+    key = request.form.get("key", "")
+    latest = _check_key(slug, key)
+    if "yaml" in request.form:
+        text = request.form["yaml"]
+        ruleset, diagnostics, base = saving.read_yaml(text)
+        if ruleset is None:
+            return yaml_editor(text, errors=diagnostics, edit=latest, key=key, status=422)
+    else:
+        base = request.form.get("base", latest.base)
+        submission = forms.read_form(request.form, base)
+        if not submission.ok:
+            return builder_page(
+                submission.values, base, submission=submission, edit=latest, key=key, status=422
+            )
+        text, ruleset = submission.yaml_text, submission.ruleset
+    assert ruleset is not None
+    version = saving.save_version(get_store(), slug, ruleset, text, base)
+    flash(f"Saved version {version.number}. The plain link now shows it.")
+    return redirect(url_for("rulesets.version_page", slug=slug, number=version.number), 303)

@@ -1,0 +1,92 @@
+"""The home page, and the page of a shipped ruleset or a saved version."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from flask import Blueprint, Response, current_app, render_template
+
+from ginrules.web import forms, refs
+from ginrules.web.responses import RELEASE, REVALIDATE, cached
+from ginrules.web.storage import get_store
+from ginrules.web.urls import links
+from ginrules.web.views import changes_between, found_or_404
+
+blueprint = Blueprint("rulesets", __name__)
+
+#: The shipped base rulesets shown first on the home page.
+BASES: Final = ("classic", "oklahoma", "hollywood", "partnership")
+
+
+@blueprint.get("/")
+def home() -> Response:
+    """Rendered again only when something was saved (one small query a request)."""
+
+    def make() -> tuple[str, str]:
+        bases = [refs.shipped(name) for name in BASES]
+        examples = [
+            refs.shipped(entry.name) for entry in refs.shipped_names() if entry.kind == "houserules"
+        ]
+        page = render_template(
+            "web/home.html",
+            bases=[b for b in bases if b],
+            examples=[e for e in examples if e],
+            recent=get_store().recent(8),
+        )
+        return page, "text/html"
+
+    change = get_store().last_change()
+    return cached(f"home|{get_store().url}|{change}", make, REVALIDATE)
+
+
+@blueprint.get("/rules/<name>")
+def shipped_page(name: str) -> Response:
+    loaded = found_or_404(refs.shipped(name))
+    return _ruleset_page(loaded, RELEASE)
+
+
+@blueprint.get("/h/<slug>")
+def latest_page(slug: str) -> Response:
+    loaded = found_or_404(refs.saved(get_store(), slug))
+    return _ruleset_page(loaded, REVALIDATE)
+
+
+@blueprint.get("/h/<slug>/v<int:number>")
+def version_page(slug: str, number: int) -> Response:
+    loaded = found_or_404(refs.saved(get_store(), slug, number))
+    return _ruleset_page(loaded, REVALIDATE)
+
+
+def _base_of(loaded: refs.Loaded) -> refs.Loaded | None:
+    if loaded.version is not None:
+        return refs.shipped(loaded.version.base) if loaded.version.base else None
+    name = forms.base_of(loaded.ruleset)
+    return refs.shipped(name or "classic") if loaded.ruleset.name != "classic" else None
+
+
+def _ruleset_page(loaded: refs.Loaded, policy: str) -> Response:
+    version = loaded.version
+    latest = version.latest if version else None
+    key = f"page|{loaded.ref}|{latest}|{current_app.config['PUBLIC_BASE_URL']}"
+
+    def make() -> tuple[str, str]:
+        base = _base_of(loaded)
+        previous = None
+        if version is not None and version.number > 1:
+            previous = refs.saved(get_store(), version.slug, version.number - 1)
+        forked = None
+        if version is not None and version.forked_from:
+            forked = refs.saved(get_store(), *version.forked_from)
+        page = render_template(
+            "web/ruleset.html",
+            loaded=loaded,
+            base=base,
+            changes=changes_between(base, loaded),
+            since_previous=changes_between(previous, loaded) if previous else None,
+            forked=forked,
+            warnings=loaded.ruleset.warnings,
+            links=links(loaded),
+        )
+        return page, "text/html"
+
+    return cached(key, make, policy)
