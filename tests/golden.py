@@ -479,10 +479,11 @@ def _run_showdown(case: Case, config: EngineConfig, failures: list[str]) -> None
     except CaseFormatError:
         raise
     except ValueError as error:
+        said = message(error)
         if "error" not in expect:
-            raise _Stop(f"the hand could not be settled: {error}") from None
-        if str(expect["error"]) not in str(error):
-            failures.append(f"error: expected one mentioning {expect['error']!r}, got {error!r}")
+            raise _Stop(f"the hand could not be settled: {said}") from None
+        if str(expect["error"]) not in said:
+            failures.append(f"error: expected one mentioning {expect['error']!r}, got {said!r}")
         return
     if "error" in expect:
         failures.append(
@@ -672,8 +673,9 @@ def _run_game(case: Case, config: EngineConfig, failures: list[str]) -> None:
     except ValueError as error:
         if wanted_error is None:
             raise _Stop(f"the match could not be played: {error}") from None
-        if str(wanted_error) not in str(error):
-            failures.append(f"error: expected one mentioning {wanted_error!r}, got {error!r}")
+        said = message(error)
+        if str(wanted_error) not in said:
+            failures.append(f"error: expected one mentioning {wanted_error!r}, got {said!r}")
         return
     if wanted_error is not None:
         failures.append(f"error: expected the match to be refused ({wanted_error!r}), but it ran")

@@ -25,7 +25,7 @@ from ginrules.engine.hand import Hand, IllegalAction, Phase
 from ginrules.engine.record import RecordError, replay
 from ginrules.engine.scoring import HandEnd
 from ginrules.layoffs import Layoff
-from ginrules.words.problems import illegal_message
+from ginrules.words.problems import illegal_message, message
 from tests.engine_helpers import config, config_with, hand, play, snapshot
 
 # Non-dealer: melds 5S 6S 7S, JC JD JH, 9C 9D 9H and the 8D (8 deadwood) plus 2C.
@@ -268,8 +268,9 @@ def test_illegal_actions_name_the_reason() -> None:
     with refused("player 1's turn"):
         h.apply(TAKE, seat=0)
     assert snapshot(h) == before
-    with pytest.raises(ValueError, match="not a move"):
+    with pytest.raises(ValueError) as unreadable:
         parse_action("fold")
+    assert "not a move" in message(unreadable.value)
 
 
 def test_record_replays_to_the_same_result_and_tampering_is_caught() -> None:
@@ -281,7 +282,9 @@ def test_record_replays_to_the_same_result_and_tampering_is_caught() -> None:
     record["result"]["points"] += 1
     assert not replay(record, cfg).matches
     record["actions"][3]["card"] = "QH"
-    with pytest.raises(RecordError, match="action 4"):
+    with pytest.raises(RecordError) as refused_action:
         replay(record, cfg)
-    with pytest.raises(RecordError, match="same ruleset"):
+    assert "action 4" in message(refused_action.value)
+    with pytest.raises(RecordError) as other_rules:
         replay(record, config("oklahoma"))
+    assert "same ruleset" in message(other_rules.value)

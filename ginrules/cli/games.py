@@ -18,10 +18,11 @@ from ginrules.cli.common import (
 from ginrules.engine.bots import BOTS
 from ginrules.engine.match import MatchError
 from ginrules.engine.record import RecordError, replay
-from ginrules.engine.simulate import ENDINGS, Simulation, compare, simulate
+from ginrules.engine.simulate import ENDINGS, Simulation, simulate
 from ginrules.rules.compile import EngineConfig
 from ginrules.words import problems
 from ginrules.words.showdown import summary_line
+from ginrules.words.simulation import compare
 
 
 class _ProgressBar:
@@ -76,7 +77,7 @@ def cmd_simulate(args: argparse.Namespace, output: Output) -> int:
         try:
             runs.append(simulate(config, args.games, args.seed, bots, progress=bar))
         except MatchError as error:
-            output.problem(f"{name}: error: {error}")
+            output.problem(f"{name}: error: {problems.message(error)}")
             return EXIT_INVALID
     if args.json:
         data: dict[str, Any] = {"ruleset": names[0], **runs[0].to_json()}

@@ -31,6 +31,7 @@ from ginrules.engine.session import (
 )
 from ginrules.rules.compile import EngineConfig, FormatType
 from ginrules.words import game as words
+from ginrules.words import problems
 from ginrules.words.cards import CardView
 from ginrules.words.showdown import game_lines
 
@@ -135,14 +136,14 @@ def cmd_play(args: argparse.Namespace, output: Output) -> int:
         players = GameSession.seats_for(config)
         session = GameSession(config, seed, [None, *([args.bot] * (players - 1))])
     except MatchError as error:
-        output.problem(f"{args.ruleset}: error: {error}")
+        output.problem(f"{args.ruleset}: error: {problems.message(error)}")
         return EXIT_INVALID
     record = None
     if args.record:
         try:
             record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as error:
-            output.problem(f"{args.record}: error: cannot write: {error}")
+            output.problem(problems.cannot_write(args.record, error))
             return EXIT_INVALID
     names = words.seat_names(config, players)
     renderer = Renderer(config, names, person, output, ruleset=args.ruleset, record=record)
@@ -156,7 +157,7 @@ def cmd_play(args: argparse.Namespace, output: Output) -> int:
         output.line(words.abandoned(session.rounds))
         output.line(words.score_line(config, names, session.pad.snapshot()))
     except MatchError as error:
-        output.problem(f"error: {error}")
+        output.problem(f"error: {problems.message(error)}")
         return EXIT_INVALID
     finally:
         if record is not None:

@@ -17,6 +17,7 @@ from ginrules.cli.common import (
 from ginrules.engine.scoring import Showdown
 from ginrules.engine.settle import settle, settlement_json
 from ginrules.rules.compile import EngineConfig
+from ginrules.words import problems
 from ginrules.words.showdown import points_text, table_lines
 
 
@@ -38,7 +39,7 @@ def cmd_score(args: argparse.Namespace, output: Output) -> int:
             upcard=upcard,
         )
     except ValueError as error:
-        output.problem(f"error: {error}")
+        output.problem(f"error: {problems.message(error)}")
         return EXIT_INVALID
     if args.json:
         output.json(_settled_json(showdown))

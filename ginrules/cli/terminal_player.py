@@ -24,7 +24,7 @@ from ginrules.words import problems, turns
 from ginrules.words.cards import CardView
 from ginrules.words.game import knock_limit_words
 from ginrules.words.i18n import _
-from ginrules.words.showdown import YOU, said
+from ginrules.words.showdown import YOU
 
 QUIT_WORDS: Final = frozenset({"q", "quit", "exit"})
 HELP_WORDS: Final = frozenset({"?", "h", "help"})
@@ -265,14 +265,7 @@ class TerminalPlayer:
         view = self.view
         shown = showdown.knocker_arrangement
         self.say()
-        self.say(
-            said(
-                self.opponent,
-                "-- you knock with {deadwood} deadwood, showing --",
-                "-- {name} knocks with {deadwood} deadwood, showing --",
-                deadwood=shown.deadwood,
-            )
-        )
+        self.say(turns.knocks_showing(self.opponent, shown.deadwood))
         for number, meld in enumerate(shown.melds, 1):
             self.say(turns.numbered_meld(number, view.meld(meld)))
         if shown.unmatched:

@@ -75,7 +75,7 @@ class Action:
     def from_json(cls, data: Any) -> Action:
         """Read :meth:`to_json` output; raises ValueError naming what is wrong."""
         if not isinstance(data, dict) or not isinstance(data.get("action"), str):
-            raise ValueError(f"not an action: {data!r} (expected an object with 'action')")
+            raise UnreadableMove(repr(data), recorded=True)
         try:
             kind = Act(data["action"])
         except ValueError:
@@ -126,12 +126,23 @@ def knock(card: Card) -> Action:
     return _KNOCKS[card.index]
 
 
+class UnreadableMove(ValueError):
+    """Typed text that is no move (``text`` is None when nothing was typed), or a
+    recorded action that is no action object (``recorded``)."""
+
+    def __init__(self, text: str | None, *, recorded: bool = False) -> None:
+        super().__init__(text)
+        self.text = text
+        self.recorded = recorded
+
+
 def parse_action(text: str) -> Action:
     """Read a typed move: ``draw``, ``take``, ``pass``, ``7H`` or ``discard 7H``,
-    ``knock 3C``, ``gin 3C``, ``big gin``. Raises ValueError with a hint."""
+    ``knock 3C``, ``gin 3C``, ``big gin``. Raises :class:`UnreadableMove` (or the
+    :class:`~ginrules.cards.CardError` of a misspelt card)."""
     words = text.strip().split()
     if not words:
-        raise ValueError("type a move: draw, take, a card to discard, or knock CARD")
+        raise UnreadableMove(None)
     phrase = " ".join(words).lower()
     if phrase in _WORDS:
         return _WORDS[phrase]
@@ -144,10 +155,7 @@ def parse_action(text: str) -> Action:
             return knock(Card.parse(rest[0]))
         if not rest:
             return discard(Card.parse(verb))
-    except CardError as error:
+    except CardError:
         if rest:
-            raise ValueError(str(error)) from None
-    raise ValueError(
-        f"not a move: {text.strip()!r} (try draw, take, pass, a card to discard such as 7H,"
-        " knock 3C, big gin)"
-    )
+            raise
+    raise UnreadableMove(text.strip())

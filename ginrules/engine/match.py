@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Final
 
 from ginrules.engine.bots import Bot
@@ -49,6 +50,7 @@ __all__ = [
     "HollywoodMatch",
     "Match",
     "MatchError",
+    "MatchProblem",
     "PartnershipGame",
     "ThreeHandedGame",
     "TwoPlayerGame",
@@ -57,8 +59,30 @@ __all__ = [
 ]
 
 
+class MatchProblem(StrEnum):
+    """Why a match cannot go on (:mod:`ginrules.words.problems` words it)."""
+
+    #: A partnership sharing one deck, which the engine does not deal.
+    SHARED_DECK = "shared_deck"
+    #: Results entered for a different number of hands than were dealt.
+    HANDS_AS_DEALT = "hands_as_dealt"
+    #: No winner after MAX_HANDS hands.
+    RUNAWAY = "runaway"
+    #: The wrong number of players for the format.
+    PLAYERS = "players"
+
+
 class MatchError(ValueError):
-    """A match that cannot be played as configured."""
+    """A match that cannot be played as configured: ``reason`` and ``params`` say why."""
+
+    def __init__(self, reason: MatchProblem, **params: object) -> None:
+        super().__init__(reason.value, params)
+        self.reason = reason
+        self.params: dict[str, object] = params
+
+    def __str__(self) -> str:
+        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
+        return f"{self.reason.value} ({details})" if details else self.reason.value
 
 
 def bot_rngs(seed: int, players: int) -> list[random.Random]:
@@ -143,13 +167,15 @@ class Match:
     def record(self, outcomes: Sequence[HandOutcome]) -> None:
         """Enter the hands of the last :meth:`deals`, in the same order."""
         if len(self.issued) != len(outcomes):
-            raise MatchError(f"enter {len(self.issued)} hands, as dealt, not {len(outcomes)}")
+            raise MatchError(
+                MatchProblem.HANDS_AS_DEALT, expected=len(self.issued), got=len(outcomes)
+            )
         reports = [o.report(d) for d, o in zip(self.issued, outcomes, strict=True)]
         try:
             self.pad.add(PadEntry(tuple(reports)))
         except ScorePadError as error:
             if error.problem is PadProblem.RUNAWAY:
-                raise MatchError(f"no winner after {MAX_HANDS} hands") from None
+                raise MatchError(MatchProblem.RUNAWAY, hands=MAX_HANDS) from None
             raise
         for deal, report in zip(self.issued, reports, strict=True):
             self.log.append(HandEntry(deal, report.winner, report.points, report.end))
@@ -185,7 +211,7 @@ class Match:
     ) -> list[GameResult]:
         """Play the whole match with ``players`` (one per table seat)."""
         if len(players) != self.players:
-            raise MatchError(f"this format needs {self.players} players, not {len(players)}")
+            raise MatchError(MatchProblem.PLAYERS, needed=self.players, got=len(players))
         rngs = bot_rngs(self.seed if bot_seed is None else bot_seed, self.players)
         while not self.finished:
             outcomes = []
@@ -225,10 +251,7 @@ class PartnershipGame(Match):
 
     def __init__(self, config: EngineConfig, seed: int) -> None:
         if config.partnership_deck is PartnershipDeck.SHARED:
-            raise MatchError(
-                "a partnership with one shared deck is not played by the engine yet;"
-                " use format.partnership_deck: per_pairing"
-            )
+            raise MatchError(MatchProblem.SHARED_DECK)
         super().__init__(config, seed)
 
     @property

@@ -9,6 +9,7 @@ be legal) and compares the result with the one recorded.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from ginrules.cards import CardError, parse_cards
@@ -19,20 +20,43 @@ from ginrules.rules.compile import EngineConfig
 RECORD_FORMAT: Final = "ginrules-hand/1"
 
 
-class RecordError(ValueError):
-    """A record that cannot be read or played back; the message says where.
+class Unplayable(StrEnum):
+    """Why a record cannot be played back (:mod:`ginrules.words.problems` words it)."""
 
-    A refused action keeps the engine's refusal as ``cause``, with its ``number``
-    and ``item``, so the words for people can be made from the data.
-    """
+    #: Not a hand record at all.
+    NOT_A_RECORD = "not_a_record"
+    #: Played under other rules (``recorded`` and ``given`` fingerprints).
+    OTHER_RULES = "other_rules"
+    #: The deal cannot be read (``cause``).
+    DEAL = "deal"
+    #: Action ``number`` (``item``) cannot be read or is refused (``cause``).
+    ACTION = "action"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or played back: ``reason`` and ``params`` say why,
+    and a refused or unreadable action keeps its ``cause``."""
 
     def __init__(
-        self, message: str, *, number: int = 0, item: object = None, cause: Exception | None = None
+        self,
+        reason: Unplayable,
+        *,
+        number: int = 0,
+        item: object = None,
+        cause: Exception | None = None,
+        **params: object,
     ) -> None:
-        super().__init__(message)
+        super().__init__(reason.value, params)
+        self.reason = reason
         self.number = number
         self.item = item
         self.cause = cause
+        self.params: dict[str, object] = params
+
+    def __str__(self) -> str:
+        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
+        cause = f": {self.cause}" if self.cause is not None else ""
+        return f"{self.reason.value} ({details}){cause}"
 
 
 @dataclass(frozen=True)
@@ -49,23 +73,20 @@ class Replay:
 def replay(record: Any, config: EngineConfig) -> Replay:
     """Play a record back under ``config`` (its fingerprint must match the record's)."""
     if not isinstance(record, dict) or record.get("record") != RECORD_FORMAT:
-        raise RecordError(f'not a ginrules hand record (expected "record": "{RECORD_FORMAT}")')
+        raise RecordError(Unplayable.NOT_A_RECORD, format=RECORD_FORMAT)
     if record.get("fingerprint") != config.fingerprint:
         raise RecordError(
-            f"the record was played under rules {record.get('fingerprint')}, not"
-            f" {config.fingerprint}: replay it under the same ruleset"
+            Unplayable.OTHER_RULES, recorded=record.get("fingerprint"), given=config.fingerprint
         )
     try:
         deck = parse_cards(record["deck"], size=52)
         hand = Hand(config, int(record["dealer"]), deck, seed=record.get("seed"))
     except (KeyError, TypeError, ValueError, CardError) as error:
-        raise RecordError(f"the record's deal cannot be read: {error}") from None
+        raise RecordError(Unplayable.DEAL, cause=error) from None
     for number, item in enumerate(record.get("actions", []), 1):
         try:
             action = Action.from_json(item)
             hand.apply(action, seat=item.get("seat"))
         except (IllegalAction, ValueError, CardError, AttributeError) as error:
-            raise RecordError(
-                f"action {number} ({item}): {error}", number=number, item=item, cause=error
-            ) from None
+            raise RecordError(Unplayable.ACTION, number=number, item=item, cause=error) from None
     return Replay(hand, record.get("result"))

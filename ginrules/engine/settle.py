@@ -10,6 +10,7 @@ cards; eleven melded cards are big gin when the ruleset plays it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any
 
 from ginrules.cards import Card
@@ -19,8 +20,31 @@ from ginrules.melds import Arrangement, Meld, MeldError, make_meld
 from ginrules.rules.compile import EngineConfig
 
 
+class Unsettled(StrEnum):
+    """Why a hand cannot be settled as given (:mod:`ginrules.words.problems` words it)."""
+
+    KNOCKER_CARDS_OR_MELDS = "knocker_cards_or_melds"
+    KNOCKER_CARD_TWICE = "knocker_card_twice"
+    DEFENDER_CARD_COUNT = "defender_card_count"
+    CARDS_IN_TWO_PLACES = "cards_in_two_places"
+    NO_BIG_GIN = "no_big_gin"
+    BIG_GIN_NOT_MELDED = "big_gin_not_melded"
+    KNOCKER_CARD_COUNT = "knocker_card_count"
+    OVER_THE_LIMIT = "over_the_limit"
+    NOT_A_MELD = "not_a_meld"
+
+
 class SettleError(ValueError):
-    """A hand that cannot be settled as given; the message says what is wrong."""
+    """A hand that cannot be settled as given: ``reason`` and ``params`` say why."""
+
+    def __init__(self, reason: Unsettled, **params: object) -> None:
+        super().__init__(reason.value, params)
+        self.reason = reason
+        self.params: dict[str, object] = params
+
+    def __str__(self) -> str:
+        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
+        return f"{self.reason.value} ({details})" if details else self.reason.value
 
 
 def settle(
@@ -40,21 +64,21 @@ def settle(
     """
     size = config.hand_size
     if (knocker is None) == (knocker_melds is None):
-        raise SettleError("give the knocker's cards, or the knocker's melds and deadwood")
+        raise SettleError(Unsettled.KNOCKER_CARDS_OR_MELDS)
     if knocker_melds is not None:
         melds = _melds(knocker_melds, config)
         cards = [c for meld in melds for c in meld.cards] + list(knocker_deadwood)
     else:
         cards = list(knocker or ())
     if len(set(cards)) != len(cards):
-        raise SettleError("the knocker holds a card twice")
+        raise SettleError(Unsettled.KNOCKER_CARD_TWICE)
     if len(defender) != size or len(set(defender)) != size:
-        raise SettleError(f"the defender holds {size} different cards, not {len(set(defender))}")
+        raise SettleError(Unsettled.DEFENDER_CARD_COUNT, size=size, held=len(set(defender)))
     clash = set(cards) & set(defender)
     if upcard is not None and upcard in set(cards) | set(defender):
         clash.add(upcard)
     if clash:
-        raise SettleError(f"{', '.join(map(str, sorted(clash)))} cannot be in two places")
+        raise SettleError(Unsettled.CARDS_IN_TWO_PLACES, cards=tuple(sorted(clash)))
     if knocker_melds is not None:
         value = config.ace.card_value
         dead = list(knocker_deadwood)
@@ -64,16 +88,18 @@ def settle(
     big_gin = len(cards) == size + 1
     if big_gin:
         if config.big_gin_bonus is None:
-            raise SettleError(f"the knocker keeps {size} cards (big gin is not played here)")
+            raise SettleError(Unsettled.NO_BIG_GIN, size=size)
         if arrangement.deadwood:
-            raise SettleError("big gin needs all eleven cards melded")
+            raise SettleError(Unsettled.BIG_GIN_NOT_MELDED)
     elif len(cards) != size:
-        raise SettleError(f"the knocker keeps {size} cards after discarding, not {len(cards)}")
+        raise SettleError(Unsettled.KNOCKER_CARD_COUNT, size=size, kept=len(cards))
     limit = config.knock_limit_for(upcard)
     if arrangement.deadwood > limit:
-        why = f" (the upcard {upcard} sets it)" if config.oklahoma and upcard is not None else ""
         raise SettleError(
-            f"the knocker has {arrangement.deadwood} deadwood; the knock limit is {limit}{why}"
+            Unsettled.OVER_THE_LIMIT,
+            deadwood=arrangement.deadwood,
+            limit=limit,
+            upcard=upcard if config.oklahoma else None,
         )
     gin = arrangement.deadwood == 0
     defense = best_defense(
@@ -94,7 +120,7 @@ def _melds(chosen: Sequence[Sequence[Card]], config: EngineConfig) -> list[Meld]
         try:
             melds.append(make_meld(cards, config.ace))
         except MeldError as error:
-            raise SettleError(f"knocker's meld {error}") from None
+            raise SettleError(Unsettled.NOT_A_MELD, error=error) from None
     return melds
 
 

@@ -28,6 +28,7 @@ from ginrules.sheets.examples import worked_examples
 from ginrules.sheets.marks import Marks
 from ginrules.sheets.qr import qr_data_uri
 from ginrules.sheets.templating import sheet_environment
+from ginrules.words.departures import house_rule_mark
 from ginrules.words.i18n import current_locale
 from ginrules.words.values import value_words
 
@@ -158,9 +159,9 @@ def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: Shee
         if footnote is None:
             return Markup("")
         return Markup(
-            ' <span class="house" data-house="{knob}">house rule, classic {classic}'
+            ' <span class="house" data-house="{knob}">{words}'
             '<a class="ref" href="#note-{n}">{n}</a></span>'
-        ).format(knob=dotted, classic=footnote.classic, n=footnote.number)
+        ).format(knob=dotted, words=house_rule_mark(footnote.classic), n=footnote.number)
 
     doc = ruleset.document
     return (

@@ -76,3 +76,8 @@ def footnote_text(
             classic_sources=format_list(theirs),
         )
     )
+
+
+def house_rule_mark(classic: str) -> str:
+    """The sheet's boxed mark beside a value that departs: ``house rule, classic 25``."""
+    return _("house rule, classic {classic}").format(classic=classic)

@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from ginrules.engine.actions import UnreadableMove
 from ginrules.engine.hand import Illegal, IllegalAction
-from ginrules.engine.record import RecordError
+from ginrules.engine.match import MatchError, MatchProblem
+from ginrules.engine.record import RecordError, Unplayable
 from ginrules.engine.scorepad import PadProblem, ScorePadError
+from ginrules.engine.settle import SettleError, Unsettled
 from ginrules.words.i18n import _
 
 #: How many legal actions a refusal lists before "...".
@@ -73,14 +76,98 @@ def pad_message(error: ScorePadError) -> str:
     return _(_PAD[error.problem]).format(**error.params)
 
 
+_UNSETTLED: Final[dict[Unsettled, str]] = {
+    Unsettled.KNOCKER_CARDS_OR_MELDS: (
+        "give the knocker's cards, or the knocker's melds and deadwood"
+    ),
+    Unsettled.KNOCKER_CARD_TWICE: "the knocker holds a card twice",
+    Unsettled.DEFENDER_CARD_COUNT: "the defender holds {size} different cards, not {held}",
+    Unsettled.CARDS_IN_TWO_PLACES: "{cards} cannot be in two places",
+    Unsettled.NO_BIG_GIN: "the knocker keeps {size} cards (big gin is not played here)",
+    Unsettled.BIG_GIN_NOT_MELDED: "big gin needs all eleven cards melded",
+    Unsettled.KNOCKER_CARD_COUNT: "the knocker keeps {size} cards after discarding, not {kept}",
+    Unsettled.NOT_A_MELD: "knocker's meld {error}",
+}
+
+
+def settle_message(error: SettleError) -> str:
+    """Why a hand cannot be settled as given."""
+    params = dict(error.params)
+    if error.reason is Unsettled.OVER_THE_LIMIT:
+        if params["upcard"] is not None:
+            text = _(
+                "the knocker has {deadwood} deadwood; the knock limit is {limit}"
+                " (the upcard {upcard} sets it)"
+            )
+        else:
+            text = _("the knocker has {deadwood} deadwood; the knock limit is {limit}")
+        return text.format(**params)
+    if "cards" in params:
+        params["cards"] = ", ".join(str(c) for c in params["cards"])  # type: ignore[attr-defined]
+    return _(_UNSETTLED[error.reason]).format(**params)
+
+
+def unreadable_move(error: UnreadableMove) -> str:
+    if error.recorded:
+        return _("not an action: {data} (expected an object with 'action')").format(data=error.text)
+    if error.text is None:
+        return _("type a move: draw, take, a card to discard, or knock CARD")
+    return _(
+        "not a move: {text!r} (try draw, take, pass, a card to discard such as 7H,"
+        " knock 3C, big gin)"
+    ).format(text=error.text)
+
+
+_MATCH: Final[dict[MatchProblem, str]] = {
+    MatchProblem.SHARED_DECK: (
+        "a partnership with one shared deck is not played by the engine yet;"
+        " use format.partnership_deck: per_pairing"
+    ),
+    MatchProblem.HANDS_AS_DEALT: "enter {expected} hands, as dealt, not {got}",
+    MatchProblem.RUNAWAY: "no winner after {hands} hands",
+    MatchProblem.PLAYERS: "this format needs {needed} players, not {got}",
+}
+
+
+def match_message(error: MatchError) -> str:
+    return _(_MATCH[error.reason]).format(**error.params)
+
+
+def record_message(error: RecordError) -> str:
+    """Why a hand record cannot be played back."""
+    if error.reason is Unplayable.NOT_A_RECORD:
+        return _('not a ginrules hand record (expected "record": "{format}")').format(
+            **error.params
+        )
+    if error.reason is Unplayable.OTHER_RULES:
+        return _(
+            "the record was played under rules {recorded}, not {given}:"
+            " replay it under the same ruleset"
+        ).format(**error.params)
+    cause = message(error.cause) if isinstance(error.cause, ValueError) else str(error.cause)
+    if error.reason is Unplayable.DEAL:
+        return _("the record's deal cannot be read: {cause}").format(cause=cause)
+    return _("action {number} ({item}): {cause}").format(
+        number=error.number, item=error.item, cause=cause
+    )
+
+
 def message(error: ValueError) -> str:
     """Any refusal in words (an engine refusal worded here, any other as it says)."""
     if isinstance(error, IllegalAction):
         return illegal_message(error)
     if isinstance(error, ScorePadError):
         return pad_message(error)
-    if isinstance(error, RecordError) and isinstance(error.cause, IllegalAction):
-        return _("action {number} ({item}): {reason}").format(
-            number=error.number, item=error.item, reason=illegal_message(error.cause)
-        )
+    if isinstance(error, MatchError):
+        return match_message(error)
+    if isinstance(error, SettleError):
+        return settle_message(error)
+    if isinstance(error, UnreadableMove):
+        return unreadable_move(error)
+    if isinstance(error, RecordError):
+        return record_message(error)
     return str(error)
+
+
+def cannot_write(path: str, error: OSError) -> str:
+    return _("{path}: error: cannot write: {error}").format(path=path, error=error)

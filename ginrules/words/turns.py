@@ -12,6 +12,7 @@ from typing import Final
 from ginrules.cards import Card
 from ginrules.engine.hand import Phase
 from ginrules.words.i18n import _, ngettext
+from ginrules.words.showdown import said
 
 PROMPT: Final = "> "
 MELDS_PROMPT: Final = "melds> "
@@ -193,3 +194,13 @@ def melds_help() -> str:
 
 def layoffs_help() -> str:
     return _(LAYOFFS_HELP)
+
+
+def knocks_showing(name: str, deadwood: int) -> str:
+    """The opponent's knock, as the defender sees it."""
+    return said(
+        name,
+        "-- you knock with {deadwood} deadwood, showing --",
+        "-- {name} knocks with {deadwood} deadwood, showing --",
+        deadwood=deadwood,
+    )
