@@ -71,7 +71,7 @@ def jsonl_batch(
     a line. A bad line gets ``{"error": ..., "line": N}`` (and a message on stderr) and the
     batch goes on; the exit code is 1 if any line failed."""
     if path is None:
-        return _batch(sys.stdin, "<stdin>", output, answer)
+        return _batch(output.inp, "<stdin>", output, answer)
     try:
         with open(path, encoding="utf-8") as stream:
             return _batch(stream, path, output, answer)

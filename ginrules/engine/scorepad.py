@@ -213,9 +213,9 @@ class ScorePad:
         """Each game's result; every game must be finished."""
         return [board.result() for board in self.boards]
 
-    def add(self, entry: PadEntry | HandReport) -> PadEntry:
-        """Enter the next hand; returns the entry with its seatings. Nothing changes when
-        the entry is refused (:class:`ScorePadError`)."""
+    def add(self, entry: PadEntry | HandReport) -> None:
+        """Enter the next hand (``entries[-1]`` then holds it with its seatings).
+        Nothing changes when the entry is refused (:class:`ScorePadError`)."""
         reports = (entry,) if isinstance(entry, HandReport) else entry.reports
         if self.finished:
             raise ScorePadError(PadProblem.FINISHED, hands=len(self.entries))
@@ -229,7 +229,6 @@ class ScorePad:
         recorded = PadEntry(tuple(reports), seatings)
         self._enter(recorded.reports, seatings)
         self.entries.append(recorded)
-        return recorded
 
     def undo(self) -> PadEntry:
         """Remove the last hand entered and return it."""
