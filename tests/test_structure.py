@@ -12,7 +12,7 @@ PACKAGE: Final = Path(__file__).resolve().parent.parent / "ginrules"
 
 #: Layers, lowest first: a module may import its own layer and those below, never above.
 LAYERS: Final = (
-    ("ginrules.lru", "ginrules.schema", "ginrules.cards"),
+    ("ginrules.lru", "ginrules.refusal", "ginrules.schema", "ginrules.cards"),
     ("ginrules.melds",),
     ("ginrules.layoffs",),
     ("ginrules.rules",),

@@ -40,6 +40,7 @@ from ginrules.engine.scorepad import (
     score_pad_class,
 )
 from ginrules.engine.scoring import HandEnd
+from ginrules.refusal import Refusal
 from ginrules.rules.compile import EngineConfig, FirstDealer, FormatType, PartnershipDeck
 
 __all__ = [
@@ -72,17 +73,13 @@ class MatchProblem(StrEnum):
     PLAYERS = "players"
 
 
-class MatchError(ValueError):
+class MatchError(Refusal):
     """A match that cannot be played as configured: ``reason`` and ``params`` say why."""
 
-    def __init__(self, reason: MatchProblem, **params: object) -> None:
-        super().__init__(reason.value, params)
-        self.reason = reason
-        self.params: dict[str, object] = params
+    reason: MatchProblem
 
-    def __str__(self) -> str:
-        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
-        return f"{self.reason.value} ({details})" if details else self.reason.value
+    def __init__(self, reason: MatchProblem, **params: object) -> None:
+        super().__init__(reason, **params)
 
 
 def bot_rngs(seed: int, players: int) -> list[random.Random]:

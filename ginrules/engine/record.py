@@ -15,6 +15,7 @@ from typing import Any, Final
 from ginrules.cards import CardError, parse_cards
 from ginrules.engine.actions import Action
 from ginrules.engine.hand import Hand, IllegalAction
+from ginrules.refusal import Refusal
 from ginrules.rules.compile import EngineConfig
 
 RECORD_FORMAT: Final = "ginrules-hand/1"
@@ -33,9 +34,11 @@ class Unplayable(StrEnum):
     ACTION = "action"
 
 
-class RecordError(ValueError):
+class RecordError(Refusal):
     """A record that cannot be read or played back: ``reason`` and ``params`` say why,
     and a refused or unreadable action keeps its ``cause``."""
+
+    reason: Unplayable
 
     def __init__(
         self,
@@ -46,17 +49,14 @@ class RecordError(ValueError):
         cause: Exception | None = None,
         **params: object,
     ) -> None:
-        super().__init__(reason.value, params)
-        self.reason = reason
+        super().__init__(reason, **params)
         self.number = number
         self.item = item
         self.cause = cause
-        self.params: dict[str, object] = params
 
     def __str__(self) -> str:
-        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
         cause = f": {self.cause}" if self.cause is not None else ""
-        return f"{self.reason.value} ({details}){cause}"
+        return super().__str__() + cause
 
 
 @dataclass(frozen=True)

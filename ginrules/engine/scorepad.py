@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Final
 
 from ginrules.engine.scoreboard import GameResult, Scoreboard
 from ginrules.engine.scoring import HandEnd
+from ginrules.refusal import Refusal
 from ginrules.rules.compile import DeadHandDealer, EngineConfig, FormatType, NextDealer
 
 #: A runaway guard: no real game lasts this many hands.
@@ -62,13 +63,17 @@ class PadProblem(StrEnum):
     FIRST_DEALER = "first_dealer"
 
 
-class ScorePadError(ValueError):
+class ScorePadError(Refusal):
     """An entry the pad refuses; ``problem`` and ``params`` say why, as data."""
 
+    reason: PadProblem
+
     def __init__(self, problem: PadProblem, **params: object) -> None:
-        super().__init__(problem.value, params)
-        self.problem = problem
-        self.params: Mapping[str, object] = params
+        super().__init__(problem, **params)
+
+    @property
+    def problem(self) -> PadProblem:
+        return self.reason
 
 
 @dataclass(frozen=True, slots=True)

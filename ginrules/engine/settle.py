@@ -17,6 +17,7 @@ from ginrules.cards import Card
 from ginrules.engine.scoring import Showdown, score_hand
 from ginrules.layoffs import best_defense, knocker_arrangement
 from ginrules.melds import Arrangement, Meld, MeldError, make_meld
+from ginrules.refusal import Refusal
 from ginrules.rules.compile import EngineConfig
 
 
@@ -34,17 +35,13 @@ class Unsettled(StrEnum):
     NOT_A_MELD = "not_a_meld"
 
 
-class SettleError(ValueError):
+class SettleError(Refusal):
     """A hand that cannot be settled as given: ``reason`` and ``params`` say why."""
 
-    def __init__(self, reason: Unsettled, **params: object) -> None:
-        super().__init__(reason.value, params)
-        self.reason = reason
-        self.params: dict[str, object] = params
+    reason: Unsettled
 
-    def __str__(self) -> str:
-        details = ", ".join(f"{key}={value}" for key, value in self.params.items())
-        return f"{self.reason.value} ({details})" if details else self.reason.value
+    def __init__(self, reason: Unsettled, **params: object) -> None:
+        super().__init__(reason, **params)
 
 
 def settle(
