@@ -242,12 +242,14 @@ def test_installed_wheel_works_from_any_directory(tmp_path: Path) -> None:
         [
             str(python),
             "-c",
-            "from ginrules.rules import locate; print(locate.templates_dir().is_dir())",
+            "import pathlib, ginrules.web as w; from ginrules.rules import locate;"
+            " print(locate.templates_dir().is_dir(),"
+            " (pathlib.Path(w.__file__).parent / 'templates/web/home.html').is_file())",
         ],
         cwd=elsewhere,
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert templates.stdout.strip() == "True"
+    assert templates.stdout.strip() == "True True", templates.stderr  # sheets', site's
     assert sys.version_info >= (3, 11)
