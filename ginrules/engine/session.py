@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from ginrules.cards import Card
 from ginrules.engine.actions import Action
 from ginrules.engine.bots import Bot, make_bot
-from ginrules.engine.hand import Hand, IllegalAction, Observation, Phase
+from ginrules.engine.hand import Hand, Observation, Phase
 from ginrules.engine.match import Deal, HandOutcome, Match, bot_rngs, new_match
 from ginrules.engine.scoreboard import GameResult
 from ginrules.engine.scorepad import PadSnapshot, ScorePad, score_pad_class
@@ -171,7 +171,8 @@ class GameSession:
     def act(self, action: Action) -> list[Event]:
         """The person to move plays ``action``; then play on until a person must act again.
 
-        An illegal action raises :class:`IllegalAction` and changes nothing.
+        An illegal action raises :class:`~ginrules.engine.hand.IllegalAction` and changes
+        nothing.
         """
         hand = self._waiting()
         hand.apply(action)
@@ -246,6 +247,5 @@ __all__ = [
     "HandOver",
     "HandStarted",
     "HandsRecorded",
-    "IllegalAction",
     "SessionError",
 ]

@@ -12,6 +12,10 @@ not a code change.
 - :mod:`~ginrules.words.cards`: cards, melds and arrangements as text.
 - :mod:`~ginrules.words.showdown`: the points of a hand and a showdown, told.
 - :mod:`~ginrules.words.game`: a game at the terminal: turns, moves, scores, results.
+- :mod:`~ginrules.words.turns`: the person's turn at the terminal: the table, the moves.
 - :mod:`~ginrules.words.departures`: a departure from the published rules.
-- :mod:`~ginrules.words.problems`: why an action or an entry is refused.
+- :mod:`~ginrules.words.diagnostics`: a ruleset's diagnostics as people read them.
+- :mod:`~ginrules.words.problems`: why an action, an entry, a hand or a record is refused.
+- :mod:`~ginrules.words.examples`: the words of a sheet's worked examples.
+- :mod:`~ginrules.words.simulation`: what a house rule changes, from two simulations.
 """
