@@ -33,6 +33,8 @@ class Unsettled(StrEnum):
     KNOCKER_CARD_COUNT = "knocker_card_count"
     OVER_THE_LIMIT = "over_the_limit"
     NOT_A_MELD = "not_a_meld"
+    #: Oklahoma sets each hand's knock limit from the first upcard: it must be given.
+    UPCARD_NEEDED = "upcard_needed"
 
 
 class SettleError(Refusal):
@@ -56,8 +58,11 @@ def settle(
     """Score a knock: ``knocker`` as cards (best melds shown), or as chosen melds
     plus deadwood cards. The defender lays off and melds at their best.
 
-    Raises :class:`SettleError` for a wrong number of cards, a card held twice,
-    a chosen meld that is not a meld, or deadwood over this hand's knock limit.
+    ``upcard`` is the hand's first upcard: required under Oklahoma (it sets the
+    knock limit, and a spade may double the hand), and it may be in either hand
+    when a player took it. Raises :class:`SettleError` for a wrong number of
+    cards, a card held twice, a chosen meld that is not a meld, deadwood over
+    this hand's knock limit, or a missing Oklahoma upcard.
     """
     size = config.hand_size
     if (knocker is None) == (knocker_melds is None):
@@ -71,9 +76,10 @@ def settle(
         raise SettleError(Unsettled.KNOCKER_CARD_TWICE)
     if len(defender) != size or len(set(defender)) != size:
         raise SettleError(Unsettled.DEFENDER_CARD_COUNT, size=size, held=len(set(defender)))
+    if config.oklahoma and upcard is None:
+        raise SettleError(Unsettled.UPCARD_NEEDED)
+    # The first upcard may have been taken into either hand; otherwise it lies in the pile.
     clash = set(cards) & set(defender)
-    if upcard is not None and upcard in set(cards) | set(defender):
-        clash.add(upcard)
     if clash:
         raise SettleError(Unsettled.CARDS_IN_TWO_PLACES, cards=tuple(sorted(clash)))
     if knocker_melds is not None:
@@ -81,7 +87,10 @@ def settle(
         dead = list(knocker_deadwood)
         arrangement = Arrangement(tuple(melds), tuple(dead), sum(value(c) for c in dead))
     else:
-        arrangement = knocker_arrangement(cards, config.ace, seen=[upcard] if upcard else ())
+        # The knocker knows a pile card is not the defender's; a taken upcard may be.
+        in_pile = upcard is not None and upcard not in cards and upcard not in defender
+        seen = [upcard] if upcard is not None and in_pile else []
+        arrangement = knocker_arrangement(cards, config.ace, seen=seen)
     big_gin = len(cards) == size + 1
     if big_gin:
         if config.big_gin_bonus is None:

@@ -87,6 +87,10 @@ _UNSETTLED: Final[dict[Unsettled, str]] = {
     Unsettled.BIG_GIN_NOT_MELDED: "big gin needs all eleven cards melded",
     Unsettled.KNOCKER_CARD_COUNT: "the knocker keeps {size} cards after discarding, not {kept}",
     Unsettled.NOT_A_MELD: "knocker's meld {error}",
+    Unsettled.UPCARD_NEEDED: (
+        "under Oklahoma the first upcard sets the knock limit: give it"
+        ' (--upcard on the command line, "upcard" in JSON)'
+    ),
 }
 
 
