@@ -240,3 +240,15 @@ def test_the_first_dealer_must_sit_at_the_table() -> None:
     with pytest.raises(ScorePadError) as refused:
         new_score_pad(config("classic"), [2])
     assert refused.value.problem is PadProblem.FIRST_DEALER
+
+
+def test_a_win_worth_nothing_earns_no_box_and_leaves_the_loser_shut_out() -> None:
+    cfg = config_with("classic", "hand_scoring:\n  undercut_on_tie: false\n")
+    pad = new_score_pad(cfg, [0])
+    pad.add(HandReport(1, 0, 0, HandEnd.KNOCK))  # a tie at 5: the knocker's win is worth 0
+    pad.add(HandReport(0, 60))
+    pad.add(HandReport(0, 45))
+    (result,) = pad.results()
+    assert result.boxes == (2, 0)
+    (settlement,) = result.settlements
+    assert settlement.shutout  # seat 1 won a hand, but scored nothing all game

@@ -107,14 +107,17 @@ def score_hand(
         base, bonus = knocker_deadwood - defender_deadwood, config.undercut_bonus
     else:
         end, wins, base, bonus = HandEnd.KNOCK, True, defender_deadwood - knocker_deadwood, 0
-    multiplier, boxes = 1, 1
+    # A tie that is no undercut (undercut_on_tie false) is a knock worth nothing: the
+    # knocker wins the hand but earns no box, and a player whose only wins were worth
+    # nothing is still shut out (the shutout looks at points).
+    multiplier, boxes = 1, 0 if end is HandEnd.KNOCK and base == 0 else 1
     points = base + bonus
     if config.spades_doubled(upcard):
         multiplier = 2
         scope = config.spades_double
         points = 2 * base + (bonus if scope is DoubleScope.HAND_POINTS else 2 * bonus)
         if scope is DoubleScope.WITH_BOXES:
-            boxes = 2
+            boxes *= 2
     return HandScore(
         end, wins, base, bonus, multiplier, points, boxes, knocker_deadwood, defender_deadwood
     )
