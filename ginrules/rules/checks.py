@@ -220,20 +220,30 @@ def shutout_bonus_not_below_game_bonus(rules: RuleView) -> Iterator[Finding]:
 # --- warnings: knobs set where they do nothing -------------------------------
 
 
-def settings_without_effect(rules: RuleView) -> Iterator[Finding]:
+def inert_knobs(rules: RuleView) -> Iterator[tuple[str, str]]:
+    """Each knob that changes nothing under these settings, with what it needs to
+    matter: the one list ``validate``'s warnings, departures and the sheets use."""
     if not rules["oklahoma.enabled"]:
-        yield from _unused(rules, "oklahoma.ace_upcard", "oklahoma.enabled is true")
+        yield "oklahoma.ace_upcard", "oklahoma.enabled is true"
     if not rules["oklahoma.spades_double"]:
-        yield from _unused(rules, "oklahoma.spades_double_scope", "oklahoma.spades_double is true")
+        yield "oklahoma.spades_double_scope", "oklahoma.spades_double is true"
     if not rules["big_gin.enabled"]:
-        yield from _unused(rules, "big_gin.bonus", "big_gin.enabled is true")
-        yield from _unused(rules, "big_gin.bonus_adds_to_gin", "big_gin.enabled is true")
+        yield "big_gin.bonus", "big_gin.enabled is true"
+        yield "big_gin.bonus_adds_to_gin", "big_gin.enabled is true"
     if rules["game_scoring.shutout"] != "game_bonus":
-        yield from _unused(rules, "game_scoring.shutout_game_bonus", "shutout is game_bonus")
+        yield "game_scoring.shutout_game_bonus", "shutout is game_bonus"
     if rules["format.type"] != "partnership":
-        yield from _unused(rules, "format.partnership_deck", "format.type is partnership")
-    if rules["play.knock_limit"] == 0:
-        yield from _unused(rules, "showdown.layoffs", "knocking is allowed (knock_limit above 0)")
+        yield "format.partnership_deck", "format.type is partnership"
+    if rules["play.knock_limit"] == 0 and not rules["oklahoma.enabled"]:
+        needs = "knocking is allowed (knock_limit above 0)"
+        yield "showdown.layoffs", needs
+        yield "hand_scoring.undercut_bonus", needs
+        yield "hand_scoring.undercut_on_tie", needs
+
+
+def settings_without_effect(rules: RuleView) -> Iterator[Finding]:
+    for knob, needs in inert_knobs(rules):
+        yield from _unused(rules, knob, needs)
 
 
 #: Every check, run in this order.

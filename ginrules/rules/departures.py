@@ -1,8 +1,11 @@
 """Warnings for every departure from the published rules, naming the sources.
 
-A knob's value departs when no published source uses it (the schema's
-``x-sources``), or when a source explicitly calls it wrong (``x-flagged``,
-e.g. HR's list of wrong house rules). Departures are allowed: a table may
+A knob's value departs when no source text is quoted for it (the schema's
+``x-sources``) and it is not simply the game without an optional variant, or
+when a source explicitly calls it wrong (``x-flagged``, e.g. HR's list of
+wrong house rules). A value played by software or as house practice departs
+too: the warning says who plays it. A knob no source text speaks to at all
+(the spade-double scope) never departs. Departures are allowed: a table may
 play what it likes, and the sheet says where it differs and who says otherwise.
 """
 
@@ -12,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ginrules import schema as ruleset_schema
-from ginrules.rules.checks import RuleView
+from ginrules.rules.checks import RuleView, inert_knobs
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,8 @@ class Departure:
     flagged: ruleset_schema.FlaggedValue | None
     #: Otherwise the value the published sources play (the first listed), and who plays it.
     usual: ruleset_schema.PublishedValue | None
+    #: What the schema knows of this value (software that plays it, house practice).
+    entry: ruleset_schema.PublishedValue | None = None
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -36,15 +41,20 @@ class Departure:
 
 
 def departures(rules: RuleView) -> Iterator[Departure]:
-    """Each knob whose value no published source plays, or one calls wrong."""
+    """Each knob whose value no source text plays, or one calls wrong."""
+    inert = {knob for knob, _ in inert_knobs(rules)}
     for knob in ruleset_schema.knobs():
         value = rules[knob.dotted]
-        if value is None or not knob.published:
+        if value is None or knob.dotted in inert:
             continue
         flagged = knob.flag_for(value)
         if flagged is not None:
             yield Departure(knob, value, flagged, None)
             continue
-        if knob.sources_for(value):
+        entry = knob.entry_for(value)
+        if entry is not None and (entry.citations or entry.basis is ruleset_schema.Basis.PLAIN):
             continue
-        yield Departure(knob, value, None, knob.published[0])
+        usual = next((p for p in knob.published if p.citations), None)
+        if usual is None:
+            continue
+        yield Departure(knob, value, None, usual, entry)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass
+from enum import StrEnum
 from importlib import resources
 from typing import Any, Final
 
@@ -23,19 +24,89 @@ METADATA_KEYS: Final = ("name", "description", "author", "notes", "extends")
 KnobPath = tuple[str, str]
 
 
+class Reading(StrEnum):
+    """How a source's words bear on a value."""
+
+    #: The source's main rules say it.
+    RULE = "rule"
+    #: The source gives it as a variation ("some play that ...").
+    VARIATION = "variation"
+    #: The source's main rules describe this part of the game without the
+    #: rule (PG ends the game with no game bonus, no boxes, no shutout).
+    OMISSION = "omission"
+
+
+class Basis(StrEnum):
+    """Why a value no source text states is in the schema at all."""
+
+    #: Played at tables, stated by no source here.
+    HOUSE = "house"
+    #: The game the sources describe, without this optional variant.
+    PLAIN = "plain"
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A source's own words for a value: ``code`` and a verbatim ``quote``."""
+
+    code: str
+    quote: str
+    reading: Reading = Reading.RULE
+
+
 @dataclass(frozen=True)
 class PublishedValue:
+    """A value of a knob and who plays it: sources quoted, software, or a basis."""
+
     value: object
-    sources: tuple[str, ...]
+    citations: tuple[Citation, ...] = ()
+    #: Game software that plays it (``RLCard``, ``OpenSpiel``).
+    software: tuple[str, ...] = ()
+    basis: Basis | None = None
+    note: str | None = None
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The source texts quoted for this value, each code once, in order."""
+        return tuple(dict.fromkeys(c.code for c in self.citations))
+
+    @property
+    def published(self) -> bool:
+        """A source text or a piece of software plays it."""
+        return bool(self.citations or self.software)
 
 
 @dataclass(frozen=True)
 class FlaggedValue:
-    """A value some source explicitly calls wrong."""
+    """A value some source explicitly calls wrong, in its own words (``quote``)."""
 
     value: object
     source: str
+    quote: str
     says: str
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A source's words that contradict itself or the others, quoted and noted."""
+
+    source: str
+    quote: str
+    says: str
+
+
+@dataclass(frozen=True)
+class FixedRule:
+    """A rule every ruleset plays, in the sheet section where it belongs."""
+
+    rule: str
+    section: str
+    citations: tuple[Citation, ...]
+    slips: tuple[Slip, ...] = ()
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c.code for c in self.citations))
 
 
 @dataclass(frozen=True)
@@ -66,12 +137,21 @@ class Knob:
         """A short human label: ``Gin bonus``."""
         return self.name.replace("_", " ").capitalize()
 
-    def sources_for(self, value: object) -> tuple[str, ...]:
-        """The published sources that use this value (empty when none does)."""
+    def entry_for(self, value: object) -> PublishedValue | None:
+        """What the schema knows of who plays ``value``, if anything."""
         for published in self.published:
             if same_value(published.value, value):
-                return published.sources
-        return ()
+                return published
+        return None
+
+    def sources_for(self, value: object) -> tuple[str, ...]:
+        """The source texts quoted for this value (empty when none is)."""
+        entry = self.entry_for(value)
+        return () if entry is None else entry.sources
+
+    def citations_for(self, value: object) -> tuple[Citation, ...]:
+        entry = self.entry_for(value)
+        return () if entry is None else entry.citations
 
     def flag_for(self, value: object) -> FlaggedValue | None:
         for flagged in self.flagged:
@@ -123,7 +203,10 @@ class Section:
 class SourceInfo:
     code: str
     title: str
+    #: The source text, relative to ``sources/`` (texts only).
     seed: str | None
+    #: ``text`` (a rules text quoted by seed) or ``software``.
+    kind: str = "text"
 
 
 @functools.cache
@@ -163,12 +246,28 @@ def _knob(section: str, name: str, spec: dict[str, Any]) -> Knob:
         choices=tuple(spec["enum"]) if "enum" in spec else None,
         minimum=spec.get("minimum"),
         maximum=spec.get("maximum"),
-        published=tuple(
-            PublishedValue(p["value"], tuple(p["sources"])) for p in spec.get("x-sources", [])
-        ),
+        published=tuple(_published(p) for p in spec.get("x-sources", [])),
         flagged=tuple(
-            FlaggedValue(f["value"], f["source"], f["says"]) for f in spec.get("x-flagged", [])
+            FlaggedValue(f["value"], f["source"], f["quote"], f["says"])
+            for f in spec.get("x-flagged", [])
         ),
+    )
+
+
+def _citations(entries: list[dict[str, str]]) -> tuple[Citation, ...]:
+    return tuple(
+        Citation(c["code"], c["quote"], Reading(c.get("reading", Reading.RULE))) for c in entries
+    )
+
+
+def _published(entry: dict[str, Any]) -> PublishedValue:
+    basis = entry.get("basis")
+    return PublishedValue(
+        entry["value"],
+        _citations(entry.get("sources", [])),
+        tuple(entry.get("software", ())),
+        None if basis is None else Basis(basis),
+        entry.get("note"),
     )
 
 
@@ -189,14 +288,23 @@ def knob(dotted: str) -> Knob:
 @functools.cache
 def source_catalog() -> dict[str, SourceInfo]:
     return {
-        code: SourceInfo(code, info["title"], info.get("seed"))
+        code: SourceInfo(code, info["title"], info.get("seed"), info.get("kind", "text"))
         for code, info in schema()["x-source-catalog"].items()
     }
 
 
-def fixed_rules() -> list[tuple[str, tuple[str, ...]]]:
-    """Rules every source agrees on, which no ruleset can change."""
-    return [(rule["rule"], tuple(rule["sources"])) for rule in schema()["x-fixed-rules"]]
+@functools.cache
+def fixed_rules() -> tuple[FixedRule, ...]:
+    """Rules the sources agree on, which no ruleset can change."""
+    return tuple(
+        FixedRule(
+            rule["rule"],
+            rule["section"],
+            _citations(rule["sources"]),
+            tuple(Slip(s["source"], s["quote"], s["says"]) for s in rule.get("flagged", [])),
+        )
+        for rule in schema()["x-fixed-rules"]
+    )
 
 
 def defaults() -> dict[str, Any]:

@@ -25,18 +25,48 @@ def sentence_start(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def citation_text(citation: ruleset_schema.Citation) -> str:
+    """A source's own words: ``PG: "the same dealer deals again"``, saying when the
+    words are a variation, or the passage that leaves the rule out."""
+    reading = ruleset_schema.Reading
+    if citation.reading is reading.VARIATION:
+        text = _('{source}, as a variation: "{quote}"')
+    elif citation.reading is reading.OMISSION:
+        text = _('{source} has no such rule: "{quote}"')
+    else:
+        text = _('{source}: "{quote}"')
+    return text.format(source=citation.code, quote=citation.quote)
+
+
+def origin_text(entry: ruleset_schema.PublishedValue | None) -> str:
+    """Who plays a value no source text states: software, house practice, or nobody."""
+    if entry is not None and entry.software:
+        return _("played by {software}; no source text states it").format(
+            software=format_list(entry.software)
+        )
+    if entry is not None and entry.basis is ruleset_schema.Basis.PLAIN:
+        return _("the game without this variant")
+    return _("house practice; no source text states it")
+
+
 def warning_text(departure: Departure) -> str:
-    """``play.knock_limit 11 departs from the published rules: BC, PG play 10``, or the
-    flagging source's own words."""
+    """``play.knock_limit 0 departs from the published rules: BC, PG play 10 (house
+    practice; ...)``, or the flagging source's own words, quoted."""
     if departure.flagged is not None:
-        return departure.flagged.says
+        flagged = departure.flagged
+        return _('{says} ({source}: "{quote}")').format(
+            says=flagged.says, source=flagged.source, quote=flagged.quote
+        )
     usual = departure.usual
     assert usual is not None
-    return _("{knob} {value} departs from the published rules: {sources} play {usual}").format(
+    return _(
+        "{knob} {value} departs from the published rules: {sources} play {usual} ({origin})"
+    ).format(
         knob=departure.knob.dotted,
         value=ruleset_schema.show_value(departure.value),
         sources=_codes(usual.sources),
         usual=ruleset_schema.show_value(usual.value),
+        origin=origin_text(departure.entry),
     )
 
 
