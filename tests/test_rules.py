@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import html
 import json
 import math
 import random
@@ -45,6 +46,7 @@ from ginrules.rules.compile import (
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Origin, Ruleset, load_ruleset, load_ruleset_text
 from ginrules.rules.yamlsource import MAX_FILE_BYTES, load_yaml_file
+from ginrules.sheets.render import sheet_html
 from ginrules.words.diagnostics import message as diagnostic_message
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -287,7 +289,8 @@ def test_overlay_merges_mappings_and_replaces_scalars_and_lists(
     assert ruleset.value("game_scoring.target") == 150  # a section the overlay leaves alone
     assert ruleset.document["notes"] == ("only this note",)  # a list replaces whole
     assert ruleset.document["name"] == "Overlay"
-    assert ruleset.document["author"] == "The Tuesday table"  # metadata is inherited too
+    # A file's name, description, author and notes are its own, never its base's.
+    assert ruleset.document["author"] == ""
     assert "extends" not in ruleset.document
     assert [Path(f).resolve() for f in ruleset.chain] == [overlay.resolve(), base.resolve()]
     assert same_file(str(ruleset.origin("hand_scoring.gin_bonus").file), overlay)
@@ -299,13 +302,19 @@ def test_overlay_merges_mappings_and_replaces_scalars_and_lists(
     assert ruleset.origin("game_scoring.target").line == 10
 
 
-def test_overlay_without_a_list_inherits_it_and_an_empty_list_clears_it(tmp_path: Path) -> None:
+def test_an_overlay_never_takes_its_bases_name_description_author_or_notes(
+    tmp_path: Path,
+) -> None:
     write(tmp_path / "base.yaml", BASE)
-    keeps = write(tmp_path / "keeps.yaml", "extends: base.yaml\nname: Keeps\n")
-    clears = write(tmp_path / "clears.yaml", "extends: base.yaml\nnotes: []\n")
-    assert load_ruleset(keeps).document["notes"] == ("first note", "second note")
-    assert load_ruleset(clears).document["notes"] == ()
-    assert load_ruleset(clears).document["name"] == "Base rules"
+    bare = load_ruleset(write(tmp_path / "bare.yaml", "extends: base.yaml\n"))
+    assert bare.document["notes"] == ()
+    assert bare.document["name"] == "Untitled house rules"
+    assert bare.document["author"] == bare.document["description"] == ""
+    ours = load_ruleset(write(tmp_path / "ours.yaml", "extends: classic\n"))
+    classic = load_ruleset("classic")
+    page = sheet_html(ours)
+    for words in (classic.document["description"], *classic.document["notes"]):
+        assert words and html.escape(words, quote=False) not in page
 
 
 def test_chain_of_three_by_path_each_relative_to_its_own_folder(tmp_path: Path) -> None:

@@ -70,13 +70,14 @@ QUOTES = list(_quotes())
 
 def test_the_five_source_texts_are_in_the_catalogue() -> None:
     assert sorted(TEXTS) == ["BC", "CCJ", "HR", "PG", "TU"]
-    assert SOFTWARE == {"OpenSpiel", "RLCard"}
+    assert {"OpenSpiel", "RLCard"} == SOFTWARE
 
 
 def test_the_source_texts_are_the_shared_seeds_byte_for_byte() -> None:
-    sums = dict(
-        reversed(line.split()) for line in (SOURCES / "SHA256SUMS").read_text().splitlines()
-    )
+    sums: dict[str, str] = {}
+    for line in (SOURCES / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split()
+        sums[name] = digest
     for code, info in ruleset_schema.source_catalog().items():
         if info.seed is None:
             continue
@@ -184,7 +185,7 @@ def test_values_no_source_text_states_are_house_practice_or_software() -> None:
 
 
 def test_every_fixed_rule_sits_in_a_sheet_section() -> None:
-    sections = {section.name for section in ruleset_schema.sections()}
+    sections = {"cards", "deal", "turn", "knocking", "layoffs", "hand_scoring", "game_scoring"}
     for rule in ruleset_schema.fixed_rules():
         assert rule.section in sections, rule.rule
         assert rule.citations, rule.rule

@@ -152,9 +152,19 @@ def _layer_from_source(
     own.data.pop("extends", None)
     if base is None:
         return own
+    # A file's name, description, author and notes are its own: a ruleset that
+    # extends classic and says nothing of itself must not print classic's words.
+    inherited = {k: v for k, v in base.data.items() if k not in ruleset_schema.METADATA_KEYS}
     merged = _Layer(
-        _merge(base.data, own.data),
-        {**_without_replaced(base.provenance, own.data), **own.provenance},
+        _merge(inherited, own.data),
+        {
+            **{
+                path: origin
+                for path, origin in _without_replaced(base.provenance, own.data).items()
+                if path[0] not in ruleset_schema.METADATA_KEYS
+            },
+            **own.provenance,
+        },
         own.chain + base.chain,
     )
     return merged

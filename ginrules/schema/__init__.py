@@ -99,6 +99,9 @@ class Slip:
 class FixedRule:
     """A rule every ruleset plays, in the sheet section where it belongs."""
 
+    id: str
+    #: A short name: ``Settling up``.
+    label: str
     rule: str
     section: str
     citations: tuple[Citation, ...]
@@ -298,6 +301,8 @@ def fixed_rules() -> tuple[FixedRule, ...]:
     """Rules the sources agree on, which no ruleset can change."""
     return tuple(
         FixedRule(
+            rule["id"],
+            rule["label"],
             rule["rule"],
             rule["section"],
             _citations(rule["sources"]),
@@ -305,6 +310,13 @@ def fixed_rules() -> tuple[FixedRule, ...]:
         )
         for rule in schema()["x-fixed-rules"]
     )
+
+
+def fixed_rule(rule_id: str) -> FixedRule:
+    for rule in fixed_rules():
+        if rule.id == rule_id:
+            return rule
+    raise KeyError(rule_id)
 
 
 def defaults() -> dict[str, Any]:

@@ -26,9 +26,10 @@ from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.examples import worked_examples
 from ginrules.sheets.marks import Marks
+from ginrules.sheets.origins import rule_origins
 from ginrules.sheets.qr import qr_data_uri
 from ginrules.sheets.templating import sheet_environment
-from ginrules.words.departures import house_rule_mark
+from ginrules.words.departures import legend_text
 from ginrules.words.i18n import current_locale
 from ginrules.words.values import value_words
 
@@ -145,23 +146,30 @@ def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: Shee
     assert options.url is not None and options.date is not None
 
     def value(dotted: str, shown: object = None) -> Markup:
-        """A knob's value in words, marked when it departs from classic."""
+        """A knob's value in words, with its note number when it is marked."""
         ruleset_schema.knob(dotted)  # a misspelt knob fails the render, not the reader
         text = value_words(ruleset.value(dotted) if shown is None else shown)
-        return Markup('<span class="knob" data-knob="{}">{}</span>{}').format(
-            dotted, text, mark(dotted)
+        marked = marks.note(dotted) is not None
+        return Markup('<span class="knob{}" data-knob="{}">{}</span>{}').format(
+            " marked" if marked else "", dotted, text, mark(dotted)
         )
 
     def mark(dotted: str) -> Markup:
-        """The house-rule mark of a knob (empty when it plays as classic)."""
+        """The note number of a marked knob (empty when it is not marked)."""
         ruleset_schema.knob(dotted)
         footnote = marks.note(dotted)
         if footnote is None:
             return Markup("")
         return Markup(
-            ' <span class="house" data-house="{knob}">{words}'
-            '<a class="ref" href="#note-{n}">{n}</a></span>'
-        ).format(knob=dotted, words=house_rule_mark(footnote.classic), n=footnote.number)
+            '<sup class="ref" data-house="{knob}"><a href="#note-{n}">{n}</a></sup>'
+        ).format(knob=dotted, n=footnote.number)
+
+    fixed_asked: list[str] = []
+
+    def fixed(rule_id: str) -> str:
+        """A rule every ruleset plays, where the sheet says it."""
+        fixed_asked.append(rule_id)
+        return ruleset_schema.fixed_rule(rule_id).rule
 
     doc = ruleset.document
     return (
@@ -178,7 +186,10 @@ def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: Shee
             mark=mark,
             marks=marks,
             examples=worked_examples(config),
-            fixed_rules=ruleset_schema.fixed_rules(),
+            fixed=fixed,
+            fixed_asked=fixed_asked,
+            origins=lambda: rule_origins(ruleset, marks),
+            legend=legend_text(marks.base_name),
             qr=qr_data_uri(options.url),
             paragraphs=_paragraphs,
         )

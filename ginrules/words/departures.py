@@ -4,7 +4,7 @@ Three tellings of one :class:`~ginrules.rules.departures.Departure`:
 
 - :func:`warning_text`, the warning ``ginrules validate`` and the API give;
 - :func:`form_text`, the builder's short line (``Undercut on tie: no (BC, PG play yes)``);
-- :func:`footnote_text`, the rule sheet's note comparing a value with classic's.
+- :func:`footnote_lines`, the rule sheet's note quoting who plays each value.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ def citation_text(citation: ruleset_schema.Citation) -> str:
     else:
         text = _('{source}: "{quote}"')
     return text.format(source=citation.code, quote=citation.quote)
+
+
+def played_by(software: tuple[str, ...]) -> str:
+    return _("played by {software}").format(software=format_list(software))
 
 
 def origin_text(entry: ruleset_schema.PublishedValue | None) -> str:
@@ -86,28 +90,36 @@ def form_text(departure: Departure) -> str:
     )
 
 
-def footnote_text(
-    mine: object, classic: object, ours: tuple[str, ...], theirs: tuple[str, ...]
-) -> str:
-    """The sheet's note on a value that differs from classic: who plays each."""
-    if ours and theirs:
-        text = _("{value} is played by {sources}; {classic} (classic) by {classic_sources}.")
-    elif ours:
-        text = _("{value} is played by {sources}; classic plays {classic}.")
-    elif theirs:
-        text = _("No published source plays {value}; {classic} (classic) by {classic_sources}.")
-    else:
-        text = _("No published source plays {value}; classic plays {classic}.")
-    return sentence_start(
-        text.format(
-            value=value_words(mine),
-            sources=format_list(ours),
-            classic=value_words(classic),
-            classic_sources=format_list(theirs),
+def who_plays(knob: ruleset_schema.Knob, value: object) -> str:
+    """Who plays ``value``, in the sources' words: ``PG: "..."; CCJ: "..."``, plus the
+    software that plays it, or that no source text states it."""
+    if not knob.published:
+        return _("a table's own choice; the sources say nothing of it")
+    entry = knob.entry_for(value)
+    parts = [citation_text(c) for c in knob.citations_for(value)]
+    if entry is not None and entry.software:
+        parts.append(played_by(entry.software))
+    if not parts:
+        parts.append(origin_text(entry))
+    return "; ".join(parts)
+
+
+def footnote_lines(knob: ruleset_schema.Knob, values: list[object]) -> list[str]:
+    """The sheet's note on a marked value: one line per value named, with who plays it."""
+    return [
+        _("{value}: {who}").format(value=sentence_start(value_words(v)), who=who_plays(knob, v))
+        for v in values
+    ]
+
+
+def legend_text(base: str | None) -> str:
+    """The sheet's legend for marked values, naming what they are compared with."""
+    if base is None:
+        return _(
+            "A boxed value with a note number departs from every published source;"
+            " the notes at the end quote who plays which."
         )
-    )
-
-
-def house_rule_mark(classic: str) -> str:
-    """The sheet's boxed mark beside a value that departs: ``house rule, classic 25``."""
-    return _("house rule, classic {classic}").format(classic=classic)
+    return _(
+        "A boxed value with a note number differs from {base}, the rules these extend,"
+        " or from every published source; the notes at the end quote who plays which."
+    ).format(base=base)

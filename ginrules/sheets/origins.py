@@ -1,0 +1,81 @@
+"""Where each rule of a sheet comes from: the sources quoted for every value.
+
+The sheet's appendix lists, for every rule in play, the sources whose own
+words give that value (codes in print; the quotes on the web page and in
+``ginrules explain --quotes``), or says that no source text states it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ginrules import schema as ruleset_schema
+from ginrules.rules.load import Ruleset
+from ginrules.sheets.marks import Marks, knob_label
+from ginrules.words.departures import citation_text, origin_text, played_by
+from ginrules.words.values import value_words
+
+
+@dataclass(frozen=True)
+class RuleOrigin:
+    """One rule in play and who gives it."""
+
+    label: str
+    value: str
+    #: The sources' own words for it (empty when no source text states it).
+    citations: tuple[ruleset_schema.Citation, ...]
+    #: Who plays it when no source text says it (software, house practice).
+    origin: str | None
+    #: The footnote number, when the value is marked.
+    note: int | None = None
+
+    @property
+    def codes(self) -> str:
+        return ", ".join(dict.fromkeys(c.code for c in self.citations))
+
+    @property
+    def quotes(self) -> list[str]:
+        return [citation_text(c) for c in self.citations]
+
+
+@dataclass(frozen=True)
+class Origins:
+    """The appendix: every rule's origin, and the sources named on the sheet."""
+
+    rows: tuple[RuleOrigin, ...]
+    #: (code, title) of every source the rows or the sheet's notes name.
+    sources: tuple[tuple[str, str], ...]
+
+
+def rule_origins(ruleset: Ruleset, marks: Marks) -> Origins:
+    """Every knob in play with a value the schema knows of, then the fixed rules;
+    call it once the sheet's notes are made, so their sources are listed too."""
+    rows = []
+    for knob in ruleset_schema.knobs():
+        value = ruleset.value(knob.dotted)
+        if value is None or knob.dotted in marks.inert or not knob.published:
+            continue
+        entry = knob.entry_for(value)
+        if entry is not None and entry.basis is ruleset_schema.Basis.PLAIN:
+            continue  # the game without a variant: nothing to say
+        citations = knob.citations_for(value)
+        origin = None
+        if entry is not None and entry.software and citations:
+            origin = played_by(entry.software)
+        elif not citations:
+            origin = origin_text(entry)
+        note = next((f.number for f in marks.footnotes if f.knob == knob.dotted), None)
+        rows.append(RuleOrigin(knob_label(knob), value_words(value), citations, origin, note))
+    for rule in ruleset_schema.fixed_rules():
+        rows.append(RuleOrigin(rule.label, "", rule.citations, None))
+    named = {c.code for row in rows for c in row.citations}
+    named |= {code for code, _ in marks.sources()}
+    named |= {code for k in ruleset_schema.knobs() for code in _software(ruleset, k)}
+    catalog = ruleset_schema.source_catalog()
+    sources = tuple((code, info.title) for code, info in catalog.items() if code in named)
+    return Origins(tuple(rows), sources)
+
+
+def _software(ruleset: Ruleset, knob: ruleset_schema.Knob) -> tuple[str, ...]:
+    entry = knob.entry_for(ruleset.value(knob.dotted))
+    return () if entry is None else entry.software
