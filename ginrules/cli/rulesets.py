@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import html
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import diff, explain
 from ginrules.rules.load import load_ruleset
+from ginrules.words.departures import citation_text, origin_text, quote_lines
 from ginrules.words.diagnostics import line as diagnostic_line
 from ginrules.words.diagnostics import to_json as diagnostic_json
 
@@ -168,6 +170,11 @@ def cmd_explain(args: argparse.Namespace, output: Output) -> int:
         output.line(f"  {value.knob.name} = {value.shown}    ({value.origin.describe()}){cited}")
         for text in textwrap.wrap(value.knob.description, 76):
             output.line(f"      {text}")
+        if args.quotes:
+            for line in quote_lines(value.knob, value.value):
+                output.line(
+                    textwrap.fill(line, 78, initial_indent="      > ", subsequent_indent="        ")
+                )
     if ruleset.document["notes"]:
         output.line("\nTable notes:")
         for note in ruleset.document["notes"]:
@@ -210,6 +217,20 @@ def cmd_diff(args: argparse.Namespace, output: Output) -> int:
         output.line(
             f"      set by {change.before.origin.describe()} and {change.after.origin.describe()}"
         )
+        if args.quotes:
+            for shown, value in (
+                (change.before.shown, change.before.value),
+                (change.after.shown, change.after.value),
+            ):
+                for line in quote_lines(change.knob, value):
+                    output.line(
+                        textwrap.fill(
+                            f"{shown}: {line}",
+                            78,
+                            initial_indent="      > ",
+                            subsequent_indent="        ",
+                        )
+                    )
     return EXIT_OK
 
 
@@ -223,15 +244,27 @@ def knob_table_markdown() -> str:
         "|---|---|---|---|---|",
     ]
     for knob in ruleset_schema.knobs():
-        published = "; ".join(
-            f"{ruleset_schema.show_value(p.value)}: {', '.join(p.sources)}" for p in knob.published
-        )
+        published = "<br>".join(_published_cell(knob, p) for p in knob.published)
         description = knob.description.replace("|", "\\|")
         lines.append(
             f"| `{knob.dotted}` | `{ruleset_schema.show_value(knob.default)}` | {knob.expected()}"
             f" | {description} | {published or '-'} |"
         )
     return "\n".join(lines)
+
+
+def _published_cell(knob: ruleset_schema.Knob, published: ruleset_schema.PublishedValue) -> str:
+    """``25: BC, HR`` with the sources' own words one click away (a ``<details>``)."""
+    shown = ruleset_schema.show_value(published.value)
+    who = ", ".join((*published.sources, *published.software)) or origin_text(
+        knob.entry_for(published.value)
+    )
+    if not published.citations:
+        return f"`{shown}`: {who}"
+    quotes = "<br>".join(
+        html.escape(citation_text(c), quote=False).replace("|", "\\|") for c in published.citations
+    )
+    return f"<details><summary><code>{shown}</code>: {who}</summary>{quotes}</details>"
 
 
 def cmd_knobs(args: argparse.Namespace, output: Output) -> int:
@@ -279,6 +312,7 @@ def register(add: AddCommand) -> None:
     sub.add_argument("a", metavar="A")
     sub.add_argument("b", metavar="B")
     sub.add_argument("--json", action="store_true", help="print JSON")
+    sub.add_argument("--quotes", action="store_true", help="quote the sources for each value")
 
     sub = add(
         "explain",
@@ -288,6 +322,7 @@ def register(add: AddCommand) -> None:
     )
     sub.add_argument("ruleset", metavar="NAME_OR_PATH")
     sub.add_argument("--json", action="store_true", help="print JSON")
+    sub.add_argument("--quotes", action="store_true", help="quote the sources for each value")
 
     sub = add(
         "knobs", cmd_knobs, "every rule knob the schema declares", "ginrules knobs --markdown"

@@ -36,6 +36,10 @@ class KnobValue:
             "file": self.origin.file,
             "line": self.origin.line,
             "sources": list(self.sources),
+            "citations": [
+                {"source": c.code, "quote": c.quote, "reading": c.reading.value}
+                for c in self.knob.citations_for(self.value)
+            ],
             "description": self.knob.description,
         }
 

@@ -24,6 +24,7 @@ from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Ruleset
 from ginrules.web import refs
 from ginrules.words import departures
+from ginrules.words.departures import quote_lines
 from ginrules.words.diagnostics import message as diagnostic_message
 from ginrules.words.values import value_words
 
@@ -52,10 +53,17 @@ class Control:
         return value or "none"
 
     @property
-    def sources(self) -> str:
-        return "; ".join(
-            f"{value_words(p.value)}: {', '.join(p.sources)}" for p in self.knob.published
-        )
+    def sources(self) -> list[tuple[str, str, list[str]]]:
+        """Each value the schema knows of: in words, who plays it (codes), and the
+        sources' own words, for the builder's expandable note."""
+        return [
+            (
+                value_words(p.value),
+                ", ".join((*p.sources, *p.software)),
+                quote_lines(self.knob, p.value),
+            )
+            for p in self.knob.published
+        ]
 
 
 def _control(knob: ruleset_schema.Knob) -> Control:

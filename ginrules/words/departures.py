@@ -104,6 +104,18 @@ def who_plays(knob: ruleset_schema.Knob, value: object) -> str:
     return "; ".join(parts)
 
 
+def quote_lines(knob: ruleset_schema.Knob, value: object) -> list[str]:
+    """Who plays ``value``, one source per line, in their own words (for ``--quotes``,
+    the builder and the web page); empty for a knob no source speaks to."""
+    if not knob.published:
+        return []
+    entry = knob.entry_for(value)
+    lines = [citation_text(c) for c in knob.citations_for(value)]
+    if entry is not None and entry.software:
+        lines.append(played_by(entry.software))
+    return lines or [origin_text(entry)]
+
+
 def footnote_lines(knob: ruleset_schema.Knob, values: list[object]) -> list[str]:
     """The sheet's note on a marked value: one line per value named, with who plays it."""
     return [
