@@ -7,6 +7,7 @@ words give that value (codes in print; the quotes on the web page and in
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ginrules import schema as ruleset_schema
@@ -47,9 +48,10 @@ class Origins:
     sources: tuple[tuple[str, str], ...]
 
 
-def rule_origins(ruleset: Ruleset, marks: Marks) -> Origins:
-    """Every knob in play with a value the schema knows of, then the fixed rules;
-    call it once the sheet's notes are made, so their sources are listed too."""
+def rule_origins(ruleset: Ruleset, marks: Marks, printed: Collection[str] | None = None) -> Origins:
+    """Every knob in play with a value the schema knows of, then the fixed rules
+    (those ``printed`` on the sheet, when given); call it once the sheet's notes
+    are made, so their sources are listed too."""
     rows = []
     for knob in ruleset_schema.knobs():
         value = ruleset.value(knob.dotted)
@@ -67,6 +69,8 @@ def rule_origins(ruleset: Ruleset, marks: Marks) -> Origins:
         note = next((f.number for f in marks.footnotes if f.knob == knob.dotted), None)
         rows.append(RuleOrigin(knob_label(knob), value_words(value), citations, origin, note))
     for rule in ruleset_schema.fixed_rules():
+        if printed is not None and rule.id not in printed:
+            continue
         rows.append(RuleOrigin(rule.label, "", rule.citations, None))
     named = {c.code for row in rows for c in row.citations}
     named |= {code for code, _ in marks.sources()}

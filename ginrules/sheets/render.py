@@ -71,7 +71,8 @@ class SheetOptions:
         )
 
 
-#: Rendered documents by (document, format, fingerprint, name, words, options, language).
+#: Rendered documents by (document, format, fingerprint, name, chain, words, options,
+#: language): a house rule's marks depend on the rules it extends.
 CACHE: Final[LruCache[tuple[Any, ...], str | bytes]] = LruCache(128)
 
 
@@ -80,7 +81,16 @@ def _key(
 ) -> tuple[Any, ...]:
     doc = ruleset.document
     words_of = tuple(str(doc.get(field)) for field in ("name", "description", "author", "notes"))
-    return (document, kind, config.fingerprint, ruleset.name, words_of, options, current_locale())
+    return (
+        document,
+        kind,
+        config.fingerprint,
+        ruleset.name,
+        ruleset.chain,
+        words_of,
+        options,
+        current_locale(),
+    )
 
 
 def environment() -> jinja2.Environment:
@@ -188,7 +198,7 @@ def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: Shee
             examples=worked_examples(config),
             fixed=fixed,
             fixed_asked=fixed_asked,
-            origins=lambda: rule_origins(ruleset, marks),
+            origins=lambda: rule_origins(ruleset, marks, fixed_asked),
             legend=legend_text(marks.base_name),
             qr=qr_data_uri(options.url),
             paragraphs=_paragraphs,

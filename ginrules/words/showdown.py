@@ -58,7 +58,13 @@ def points_text(score: HandScore) -> str:
         return _("{sum} = {points}").format(
             sum=bonus.format(base=base, bonus=score.bonus), points=score.points
         )
-    if score.points == score.multiplier * (score.deadwood_points + score.bonus):
+    whole = score.points == score.multiplier * (score.deadwood_points + score.bonus)
+    if (score.deadwood_points + score.bonus if whole else score.deadwood_points) == 0:
+        # A spade upcard, but the part it doubles is 0: say so, never "doubled".
+        return _("{sum} = {points} (a spade upcard, with nothing to double)").format(
+            sum=bonus.format(base=base, bonus=score.bonus), points=score.points
+        )
+    if whole:
         doubled = _("2 x ({sum})").format(sum=bonus.format(base=base, bonus=score.bonus))
     else:
         doubled = bonus.format(base=_("2 x ({base})").format(base=base), bonus=score.bonus)
