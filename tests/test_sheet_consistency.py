@@ -213,7 +213,8 @@ def test_the_checks_catch_a_wrong_sentence(monkeypatch: pytest.MonkeyPatch) -> N
     import tests.test_sheet_consistency as me
 
     ruleset = load_ruleset("straight-gin")
-    monkeypatch.setattr(me, "rules_text", lambda r: rules_text(r) + "\n- Undercut: 25.")
+    original = rules_text
+    monkeypatch.setattr(me, "rules_text", lambda r: original(r) + "\n- Undercut: 25.")
     with pytest.raises(AssertionError, match="Undercut"):
         check_sheet(ruleset)
 
