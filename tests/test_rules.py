@@ -378,6 +378,7 @@ CLASSIC_CONFIG = EngineConfig(
     discard_taken_card=False,
     knock_limit=10,
     knock_limit_by_upcard=(10,) * 13,
+    gin_must_be_declared=False,
     knock_on_first_turn=True,
     oklahoma=False,
     spades_double=None,

@@ -86,6 +86,7 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
             "discard_taken_card": draw(st.booleans()),
             "knock_limit": knock_limit,
             "knock_on_first_turn": draw(st.booleans()),
+            "gin_must_be_declared": draw(st.booleans()),
         },
         "oklahoma": {"enabled": oklahoma},
         "big_gin": {"enabled": big_gin},
@@ -164,6 +165,10 @@ def check_sheet(ruleset: Ruleset) -> None:
         _absent(flat, "game bonus of", "plus the game bonus")
     if value("hand_scoring.undercut_on_tie"):
         _absent(flat, "On a tie")
+    if not (knocks and value("play.gin_must_be_declared")):
+        _absent(flat, "must be declared", 'Say "gin"')
+    else:
+        assert "scores as a plain knock" in flat
     if not value("stock_end.last_discard_playable"):
         _absent(flat, "takes that discard")
     if value("game_scoring.box_timing") == "each_hand":

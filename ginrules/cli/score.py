@@ -37,6 +37,7 @@ def cmd_score(args: argparse.Namespace, output: Output) -> int:
             knocker=parse_cards(args.knocker),
             defender=parse_cards(args.defender),
             upcard=upcard,
+            declared=not args.silent,
         )
     except ValueError as error:
         output.problem(f"error: {problems.message(error)}")
@@ -94,6 +95,11 @@ def register(add: AddCommand) -> None:
     sub.add_argument("--knocker", help="the knocker's ten kept cards (eleven for big gin)")
     sub.add_argument("--defender", help="the defender's ten cards")
     sub.add_argument("--upcard", help="the first upcard (Oklahoma's limit and spades)")
+    sub.add_argument(
+        "--silent",
+        action="store_true",
+        help="a knock with no deadwood that was not called gin (play.gin_must_be_declared)",
+    )
     sub.add_argument("--json", action="store_true", help="print one JSON object")
     sub.add_argument(
         "--jsonl",

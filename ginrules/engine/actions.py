@@ -28,8 +28,11 @@ class Act(StrEnum):
     TAKE = "take"
     #: Discard a card and end the turn.
     DISCARD = "discard"
-    #: Discard a card face down and knock (gin when no deadwood is left).
+    #: Discard a card face down and knock (gin when no deadwood is left, unless the
+    #: rules say gin must be declared: then a silent knock is a plain knock).
     KNOCK = "knock"
+    #: Discard a card face down and declare gin: no deadwood may be left.
+    GIN = "gin"
     #: Lay down all eleven cards, melded, without discarding.
     BIG_GIN = "big_gin"
     #: The defender's reply to a knock: own melds and lay-offs.
@@ -101,6 +104,7 @@ BIG_GIN: Final = Action(Act.BIG_GIN)
 DEFEND_BEST: Final = Action(Act.DEFEND)
 _DISCARDS: Final = tuple(Action(Act.DISCARD, card) for card in DECK)
 _KNOCKS: Final = tuple(Action(Act.KNOCK, card) for card in DECK)
+_GINS: Final = tuple(Action(Act.GIN, card) for card in DECK)
 
 _WORDS: Final = {
     "pass": PASS,
@@ -124,6 +128,10 @@ def discard(card: Card) -> Action:
 
 def knock(card: Card) -> Action:
     return _KNOCKS[card.index]
+
+
+def declare_gin(card: Card) -> Action:
+    return _GINS[card.index]
 
 
 class UnreadableMove(ValueError):
@@ -151,8 +159,10 @@ def parse_action(text: str) -> Action:
     try:
         if verb in ("discard", "x") and len(rest) == 1:
             return discard(Card.parse(rest[0]))
-        if verb in ("knock", "k", "gin", "g") and len(rest) == 1:
+        if verb in ("knock", "k") and len(rest) == 1:
             return knock(Card.parse(rest[0]))
+        if verb in ("gin", "g") and len(rest) == 1:
+            return declare_gin(Card.parse(rest[0]))
         if not rest:
             return discard(Card.parse(verb))
     except CardError:

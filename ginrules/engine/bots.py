@@ -20,6 +20,15 @@ from ginrules.engine.hand import Observation, Phase
 from ginrules.melds import AceRule, scorer
 
 
+def declared_gin(legal: Sequence[Action]) -> Action | None:
+    """Gin, said out loud, where the rules make a player declare it: always the
+    best end of a turn that can go gin (a silent knock would lose the bonus)."""
+    for action in legal:
+        if action.kind is Act.GIN:
+            return action
+    return None
+
+
 class Bot(Protocol):
     """Anything that picks an action. ``observes`` False skips building observations."""
 
@@ -104,6 +113,9 @@ class GreedyBot(_MeldBot):
             assert card is not None
             return (deadwood(mask ^ card.bit), -value(card), -card.index)
 
+        gin = declared_gin(legal)
+        if gin is not None:
+            return gin
         knocks = [a for a in legal if a.kind is Act.KNOCK]
         if knocks:
             return min(knocks, key=key)
@@ -171,6 +183,9 @@ class StrongBot(_MeldBot):
         return after_take < self.expected_after_draw(mask, self.unseen(observation)) - 1
 
     def turn_end(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        gin = declared_gin(legal)
+        if gin is not None:
+            return gin
         mask = observation.hand
         deadwood = self.deadwood
         knocks = [a for a in legal if a.kind is Act.KNOCK]

@@ -28,6 +28,7 @@ from ginrules.engine.actions import (
     TAKE,
     Act,
     Action,
+    declare_gin,
     discard,
     knock,
 )
@@ -70,6 +71,8 @@ class Illegal(StrEnum):
     BIG_GIN_FIRST_TURN = "big_gin_first_turn"
     #: Big gin with cards unmelded.
     BIG_GIN_NOT_MELDED = "big_gin_not_melded"
+    #: Declaring gin with deadwood left.
+    GIN_NOT_MELDED = "gin_not_melded"
     #: Taking the last discard that cannot make a knock or gin.
     LAST_DISCARD_USELESS = "last_discard_useless"
     #: Discarding a card the player does not hold.
@@ -128,6 +131,7 @@ _ACT_TAKE: Final = Act.TAKE
 _ACT_DISCARD: Final = Act.DISCARD
 _ACT_KNOCK: Final = Act.KNOCK
 _ACT_BIG_GIN: Final = Act.BIG_GIN
+_ACT_GIN: Final = Act.GIN
 _ACT_DEFEND: Final = Act.DEFEND
 
 
@@ -217,7 +221,8 @@ class Hand:
         self.history: list[tuple[int, Action]] = []
         self.showdown: Showdown | None = None
         self.dead = False
-        self._knock: tuple[int, Card | None, Arrangement, bool] | None = None
+        #: (knocker, discard, arrangement, big gin, gin declared) once someone knocks.
+        self._knock: tuple[int, Card | None, Arrangement, bool, bool] | None = None
 
     # -- construction -----------------------------------------------------
 
@@ -353,6 +358,12 @@ class Hand:
                     knocks.append(_KNOCK_BY_BIT[low])
                 rest ^= low
             actions += tuple(knocks)
+            if self.config.gin_must_be_declared:
+                actions += tuple(
+                    declare_gin(k.card)
+                    for k in knocks
+                    if k.card and deadwood(mask ^ k.card.bit) == 0
+                )
         if self.config.big_gin_bonus is not None and deadwood(mask) == 0:
             actions += (BIG_GIN,)
         return actions
@@ -394,6 +405,8 @@ class Hand:
             self._take(player)
         elif phase is _DISCARDING and kind is _ACT_KNOCK:
             self._knock_with(action, player)
+        elif phase is _DISCARDING and kind is _ACT_GIN:
+            self._knock_with(action, player, declared=True)
         elif phase is _DISCARDING and kind is _ACT_BIG_GIN:
             if self.config.big_gin_bonus is None:
                 raise IllegalAction(Illegal.BIG_GIN_NOT_PLAYED)
@@ -471,7 +484,7 @@ class Hand:
         limit = self.knock_limit
         return any(self._deadwood(mask ^ c.bit) <= limit for c in mask_to_cards(mask) if c != card)
 
-    def _knock_with(self, action: Action, player: int) -> None:
+    def _knock_with(self, action: Action, player: int, *, declared: bool = False) -> None:
         self._check_discard(Action(_ACT_KNOCK, action.card), player)
         card = action.card
         assert card is not None
@@ -479,6 +492,8 @@ class Hand:
             raise IllegalAction(Illegal.KNOCK_FIRST_TURN, action=action)
         rest = self.hands[player] & ~card.bit
         deadwood = self._deadwood(rest)
+        if declared and deadwood != 0:
+            raise IllegalAction(Illegal.GIN_NOT_MELDED, action=action, deadwood=deadwood)
         if deadwood > self.knock_limit:
             raise IllegalAction(
                 Illegal.KNOCK_OVER_LIMIT, action=action, deadwood=deadwood, limit=self.knock_limit
@@ -492,7 +507,7 @@ class Hand:
                 limit=self.knock_limit,
             )
         self.hands[player] = rest
-        self._finish_knock(player, card, arrangement, big_gin=False)
+        self._finish_knock(player, card, arrangement, big_gin=False, declared=declared)
 
     def _arrange(
         self, player: int, melds: Sequence[Sequence[Card]] | None, without: Card | None = None
@@ -504,13 +519,22 @@ class Hand:
         return _arrangement_of(cards, melds, self.config, player=player)
 
     def _finish_knock(
-        self, player: int, card: Card | None, arrangement: Arrangement, *, big_gin: bool
+        self,
+        player: int,
+        card: Card | None,
+        arrangement: Arrangement,
+        *,
+        big_gin: bool,
+        declared: bool = True,
     ) -> None:
-        self._knock = (player, card, arrangement, big_gin)
+        if not self.config.gin_must_be_declared:
+            declared = True  # a knock with no deadwood is gin, said or not
+        self._knock = (player, card, arrangement, big_gin, declared)
         self.taken = None
         self.must_knock = False
         defender = 1 - player
-        if arrangement.deadwood == 0 or big_gin or not self.config.layoffs:
+        gin = arrangement.deadwood == 0 and declared
+        if gin or big_gin or not self.config.layoffs:
             defense = best_defense(
                 mask_to_cards(self.hands[defender]), (), self.config.ace, layoffs_allowed=False
             )
@@ -531,13 +555,14 @@ class Hand:
 
     def _settle(self, defense: Defense) -> None:
         assert self._knock is not None
-        knocker, card, arrangement, big_gin = self._knock
+        knocker, card, arrangement, big_gin, declared = self._knock
         score = score_hand(
             self.config,
             arrangement.deadwood,
             defense.deadwood,
             big_gin=big_gin,
             upcard=self.upcard,
+            declared=declared,
         )
         self.showdown = Showdown(knocker, card, arrangement, defense, score)
         self.phase = _OVER

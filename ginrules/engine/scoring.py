@@ -92,13 +92,17 @@ def score_hand(
     *,
     big_gin: bool = False,
     upcard: Card | None = None,
+    declared: bool = True,
 ) -> HandScore:
-    """Score a showdown from the two final deadwood counts (after lay-offs)."""
+    """Score a showdown from the two final deadwood counts (after lay-offs).
+
+    ``declared`` is False for a knock with no deadwood the player did not call
+    gin: under ``gin_must_be_declared`` it scores as a plain knock."""
     if big_gin:
         if config.big_gin_bonus is None:
             raise ValueError("big gin is not played under this ruleset")
         end, wins, base, bonus = HandEnd.BIG_GIN, True, defender_deadwood, config.big_gin_bonus
-    elif knocker_deadwood == 0:
+    elif knocker_deadwood == 0 and (declared or not config.gin_must_be_declared):
         end, wins, base, bonus = HandEnd.GIN, True, defender_deadwood, config.gin_bonus
     elif defender_deadwood < knocker_deadwood or (
         config.undercut_on_tie and defender_deadwood == knocker_deadwood

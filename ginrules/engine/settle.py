@@ -54,9 +54,13 @@ def settle(
     knocker_melds: Sequence[Sequence[Card]] | None = None,
     knocker_deadwood: Sequence[Card] = (),
     upcard: Card | None = None,
+    declared: bool = True,
 ) -> Showdown:
     """Score a knock: ``knocker`` as cards (best melds shown), or as chosen melds
     plus deadwood cards. The defender lays off and melds at their best.
+
+    ``declared`` False: a knock with no deadwood that was not called gin, which
+    scores as a plain knock where the rules say gin must be declared.
 
     ``upcard`` is the hand's first upcard: required under Oklahoma (it sets the
     knock limit, and a spade may double the hand), and it may be in either hand
@@ -107,7 +111,7 @@ def settle(
             limit=limit,
             upcard=upcard if config.oklahoma else None,
         )
-    gin = arrangement.deadwood == 0
+    gin = arrangement.deadwood == 0 and (declared or not config.gin_must_be_declared)
     defense = best_defense(
         list(defender),
         arrangement.melds,
@@ -115,7 +119,12 @@ def settle(
         layoffs_allowed=config.layoffs and not gin and not big_gin,
     )
     score = score_hand(
-        config, arrangement.deadwood, defense.deadwood, big_gin=big_gin, upcard=upcard
+        config,
+        arrangement.deadwood,
+        defense.deadwood,
+        big_gin=big_gin,
+        upcard=upcard,
+        declared=declared,
     )
     return Showdown(0, None, arrangement, defense, score)
 

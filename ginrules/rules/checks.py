@@ -239,6 +239,7 @@ def inert_knobs(rules: RuleView) -> Iterator[tuple[str, str]]:
         yield "showdown.layoffs", needs
         yield "hand_scoring.undercut_bonus", needs
         yield "hand_scoring.undercut_on_tie", needs
+        yield "play.gin_must_be_declared", needs
 
 
 def settings_without_effect(rules: RuleView) -> Iterator[Finding]:

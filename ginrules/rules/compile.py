@@ -96,6 +96,8 @@ class EngineConfig:
     #: The knock limit for each rank of first upcard, ace first (13 entries).
     knock_limit_by_upcard: tuple[int, ...]
     knock_on_first_turn: bool
+    #: A knock with no deadwood is gin only when the player says so (HR).
+    gin_must_be_declared: bool
     oklahoma: bool
     #: What a spade first upcard doubles, or None when spades do not double.
     spades_double: DoubleScope | None
@@ -140,6 +142,8 @@ class EngineConfig:
                 data["ace"] = {"mode": value.mode.value, "value": value.value}
             elif item.name == "knock_limit_by_upcard":
                 data[item.name] = {RANKS[r]: limit for r, limit in enumerate(value)}
+            elif item.name in LATER_KNOBS and value == LATER_KNOBS[item.name]:
+                continue  # added after version 1: only a value away from the default counts
             elif item.name == "stake_per_point":
                 data[item.name] = int(value) if float(value).is_integer() else value
             else:
@@ -154,6 +158,13 @@ class EngineConfig:
         """The first 12 hex digits of the canonical JSON's SHA-256 (computed once)."""
         digest = hashlib.sha256(self.canonical_json().encode()).hexdigest()
         return digest[:FINGERPRINT_LENGTH]
+
+
+#: Knobs added after schema version 1, with their defaults. They enter the
+#: canonical form only when set away from the default, so a ruleset that
+#: leaves them alone keeps the fingerprint it had before they existed (saved
+#: house rules, shared links and tables are pinned to fingerprints).
+LATER_KNOBS: Final[dict[str, object]] = {"gin_must_be_declared": False}
 
 
 def compile_ruleset(ruleset: Ruleset) -> EngineConfig:
@@ -184,6 +195,8 @@ def compile_ruleset(ruleset: Ruleset) -> EngineConfig:
         knock_limit=knock_limit,
         knock_limit_by_upcard=by_upcard,
         knock_on_first_turn=bool(rules["play.knock_on_first_turn"]),
+        gin_must_be_declared=bool(rules["play.gin_must_be_declared"])
+        and (knock_limit > 0 or oklahoma),
         oklahoma=oklahoma,
         spades_double=DoubleScope(rules["oklahoma.spades_double_scope"])
         if oklahoma and rules["oklahoma.spades_double"]

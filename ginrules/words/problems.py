@@ -23,6 +23,7 @@ _ILLEGAL: Final[dict[Illegal, str]] = {
     Illegal.BIG_GIN_NOT_PLAYED: "big gin is not played under this ruleset",
     Illegal.BIG_GIN_FIRST_TURN: "big gin: no going out on your first turn under these rules",
     Illegal.BIG_GIN_NOT_MELDED: "big gin needs all eleven cards melded",
+    Illegal.GIN_NOT_MELDED: "gin needs every card you keep melded ({deadwood} deadwood left)",
     Illegal.LAST_DISCARD_USELESS: "take: player {player} could not knock or go gin with that card",
     Illegal.NOT_HELD: "{action}: player {player} does not hold that card",
     Illegal.TAKEN_CARD: "{action}: you may not discard the card you just took from the pile",
