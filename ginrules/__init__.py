@@ -29,7 +29,8 @@ except PackageNotFoundError:  # running from a checkout that is not installed
 # The version is set first: modules below read it.
 from ginrules.cards import Card, CardError, parse_cards
 from ginrules.engine.actions import Action, parse_action
-from ginrules.engine.hand import Hand, Illegal, IllegalAction
+from ginrules.engine.hand import Hand
+from ginrules.engine.illegal import Illegal, IllegalAction
 from ginrules.engine.match import Match, MatchError, new_match
 from ginrules.engine.scorepad import (
     HandReport,

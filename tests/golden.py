@@ -35,7 +35,8 @@ import yaml
 from ginrules import schema as ruleset_schema
 from ginrules.cards import DECK, Card, CardError, parse_cards
 from ginrules.engine.actions import Action, parse_action
-from ginrules.engine.hand import Hand, IllegalAction
+from ginrules.engine.hand import Hand
+from ginrules.engine.illegal import IllegalAction
 from ginrules.engine.match import (
     Deal,
     HandOutcome,

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from ginrules.cards import DECK, cards_to_mask
 from ginrules.engine.actions import BIG_GIN, DEFEND_BEST, DRAW_STOCK, PASS, TAKE, discard, knock
 from ginrules.engine.bots import Bot, RandomBot, make_bot
-from ginrules.engine.hand import Hand, IllegalAction, Phase
+from ginrules.engine.hand import Hand, Phase
+from ginrules.engine.illegal import IllegalAction
 from ginrules.engine.match import HandOutcome, new_match
 from ginrules.engine.record import replay
 from ginrules.rules import locate

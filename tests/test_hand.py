@@ -21,7 +21,8 @@ from ginrules.engine.actions import (
     knock,
     parse_action,
 )
-from ginrules.engine.hand import Hand, IllegalAction, Phase
+from ginrules.engine.hand import Hand, Phase
+from ginrules.engine.illegal import IllegalAction
 from ginrules.engine.record import RecordError, replay
 from ginrules.engine.scoring import HandEnd
 from ginrules.layoffs import Layoff

@@ -9,7 +9,7 @@ import pytest
 from ginrules.cards import DECK
 from ginrules.engine.actions import discard
 from ginrules.engine.bots import make_bot
-from ginrules.engine.hand import IllegalAction
+from ginrules.engine.illegal import IllegalAction
 from ginrules.engine.match import new_match
 from ginrules.engine.scorepad import PadEntry, new_score_pad
 from ginrules.engine.session import (

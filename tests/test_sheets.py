@@ -161,9 +161,7 @@ def test_a_table_that_changes_everything_gets_every_change_marked(tmp_path: Path
     text = _visible_text(page)
     assert "Please note: HR" in text  # round the corner: a source calls it wrong, politely
     assert "never more than 9" in text
-    assert re.search(
-        r"a bonus of 50 note \d+ , added to the gin bonus note \d+ \(80 in all\)", text
-    )
+    assert re.search(r"a bonus of 50 \d+ , added to the gin bonus \d+ \(80 in all\)", text)
     assert "Stake: 0.5" in text
 
 

@@ -145,7 +145,7 @@ def test_build_save_share_with_a_qr_that_scans_to_the_public_link(
     assert "undercut_bonus: 10" in version.yaml and "gin_bonus" not in version.yaml
     # The base's description is not the table's: nothing inherited through extends.
     assert version.description == ""
-    assert "playing-card maker" not in client.get(f"/h/{slug}").text
+    assert "official two-player rules (BC)" not in client.get(f"/h/{slug}").text
     page = client.get(f"/h/{slug}").text
     assert "Loser shuffles." in page or "Loser shuffles." in client.get(f"/h/{slug}/v1/sheet").text
 

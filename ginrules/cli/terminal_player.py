@@ -15,7 +15,8 @@ from typing import Final, TextIO
 from ginrules.cards import Card, mask_to_cards, parse_cards, sort_for_display
 from ginrules.cli.common import Output
 from ginrules.engine.actions import BIG_GIN, DEFEND_BEST, TAKE, Act, Action, knock, parse_action
-from ginrules.engine.hand import Hand, IllegalAction, Observation, Phase
+from ginrules.engine.hand import Hand, Observation, Phase
+from ginrules.engine.illegal import IllegalAction
 from ginrules.engine.scoring import Showdown
 from ginrules.layoffs import Layoff, LayoffError, lay_off, layoff_spots
 from ginrules.melds import AceRule, Meld, scorer

@@ -14,7 +14,8 @@ from typing import Any, Final
 
 from ginrules.cards import CardError, parse_cards
 from ginrules.engine.actions import Action
-from ginrules.engine.hand import Hand, IllegalAction
+from ginrules.engine.hand import Hand
+from ginrules.engine.illegal import IllegalAction
 from ginrules.refusal import Refusal
 from ginrules.rules.compile import EngineConfig
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ginrules.engine.actions import UnreadableMove
-from ginrules.engine.hand import Illegal, IllegalAction
+from ginrules.engine.illegal import Illegal, IllegalAction
 from ginrules.engine.match import MatchError, MatchProblem
 from ginrules.engine.record import RecordError, Unplayable
 from ginrules.engine.scorepad import PadProblem, ScorePadError
