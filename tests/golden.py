@@ -2,7 +2,7 @@
 
 A case file, ``tests/cases/<ruleset>.yaml``, names the ruleset its cases run
 under and lists the cases; ``tests/cases/README.md`` documents the format.
-Each case is one of four kinds:
+Each case is one of five kinds:
 
 deadwood
     A hand of cards: its best melds and deadwood.
@@ -12,6 +12,9 @@ hand
     A hand played through the state machine, action by action.
 game
     Synthetic hand results fed to a match (:func:`ginrules.engine.match.new_match`).
+round
+    A partnership round's two pairings played through the engine, from one
+    shared deck or one deck each (``tests/golden_rounds.py``).
 
 :func:`load_case_file` reads a file and refuses anything it does not know (a
 misspelt expectation must not pass by being ignored), :func:`case_config`
@@ -60,7 +63,7 @@ from tests.engine_helpers import snapshot
 
 CASES_DIR: Final = Path(__file__).resolve().parent / "cases"
 
-KINDS: Final = ("deadwood", "showdown", "hand", "game")
+KINDS: Final = ("deadwood", "showdown", "hand", "game", "round")
 
 _CASE_KEYS: Final = frozenset(
     {"id", "source", "note", "rules", "covers", "known_bug", "expect", *KINDS}
@@ -80,6 +83,7 @@ _SETUP_KEYS: Final[dict[str, frozenset[str]]] = {
         }
     ),
     "game": frozenset({"seed", "hands"}),
+    "round": frozenset({"seed", "dealers", "pairings", "stock", "actions"}),
 }
 _SCORE_KEYS: Final = frozenset(
     {
@@ -115,6 +119,7 @@ _EXPECT_KEYS: Final[dict[str, frozenset[str]]] = {
     "game": frozenset(
         {"error", "finished", "dealers", "next_dealer", "seats", "nets", "result", "results"}
     ),
+    "round": frozenset({"turn", "stock_left", "pairings"}),
 }
 _BOARD_KEYS: Final = frozenset({"winner", "points", "boxes", "hands", "finished", "settlements"})
 _SETTLEMENT_KEYS: Final = frozenset(
@@ -273,6 +278,10 @@ def parse_case(entry: Any, ruleset: str) -> Case:
                 _only(board, _BOARD_KEYS, f"{where}.expect.{key}")
                 for settlement in board.get("settlements", []):
                     _only(settlement, _SETTLEMENT_KEYS, f"{where}.expect.{key}.settlements")
+    if kind == "round":
+        from tests.golden_rounds import check_setup  # the round kind lives there
+
+        check_setup(setup, expect, where)
     rules = _knob_values(entry.get("rules", {}), f"{where}.rules")
     covers = _covers(entry.get("covers", {}), where)
     known_bug = entry.get("known_bug")
@@ -810,9 +819,16 @@ def _check_board(
             )
 
 
+def _run_round(case: Case, config: EngineConfig, failures: list[str]) -> None:
+    from tests.golden_rounds import run_round  # imports this module: loaded on first use
+
+    run_round(case, config, failures)
+
+
 _RUNNERS: Final[dict[str, Callable[[Case, EngineConfig, list[str]], None]]] = {
     "deadwood": _run_deadwood,
     "showdown": _run_showdown,
     "hand": _run_hand,
     "game": _run_game,
+    "round": _run_round,
 }

@@ -47,6 +47,7 @@ PROGRAMMER_ERRORS: Final = {
     ("engine/scoreboard.py", "this game is finished and takes no more entries"),
     ("engine/scoreboard.py", "the game is not finished"),
     ("engine/scoring.py", "big gin is not played under this ruleset"),
+    ("engine/rounds.py", "not this pairing's turn"),
 }
 
 #: Modules that still word their own errors or reports, with how many literals each

@@ -407,11 +407,23 @@ class Hand:
         self.pile.append(card)
         self.taken = None
         self.turns[player] += 1
-        other = 1 - player
-        self.to_move = other
+        self.to_move = 1 - player
         if len(self.stock) > self.config.stock_end_cards_left:
             self.phase = _DRAWING
-        elif self.config.last_discard_playable and self._could_use_last(other, card):
+        else:
+            self.stock_ran_out()
+
+    def stock_ran_out(self) -> None:
+        """The stock is down to the dead-hand count before the player to move draws: the
+        hand is dead, unless the rules let that player take the last discard to knock or
+        go gin. Called after a discard, and by a shared-deck round when the other
+        pairing's draw left the shared stock that low."""
+        top = self.pile[-1] if self.pile else None
+        if (
+            top is not None
+            and self.config.last_discard_playable
+            and self._could_use_last(self.to_move, top)
+        ):
             self.phase = _LAST_CHANCE
         else:
             self.dead = True

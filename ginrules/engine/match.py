@@ -8,7 +8,9 @@ also feed directly. One thin class per format gives the pad's games by name:
 
 - :class:`TwoPlayerGame`: one game to the target.
 - :class:`HollywoodMatch`: three games at once (see :class:`HollywoodPad`).
-- :class:`PartnershipGame`: two teams of two, each hand two pairings netted.
+- :class:`PartnershipGame`: two teams of two, each hand two pairings netted
+  (each pairing on its own deck, or both from one shared deck: see
+  :mod:`ginrules.engine.rounds`).
 - :class:`ThreeHandedGame`: the dealer sits out each hand; the other two play.
 
 A match is driven one hand at a time: :meth:`Match.deals` says which hands to
@@ -26,7 +28,7 @@ from typing import Any, ClassVar, Final
 
 from ginrules.engine.bots import Bot
 from ginrules.engine.hand import Hand
-from ginrules.engine.play import play_hand
+from ginrules.engine.rounds import new_round
 from ginrules.engine.scoreboard import GameResult, Scoreboard
 from ginrules.engine.scorepad import (
     MAX_HANDS,
@@ -41,7 +43,7 @@ from ginrules.engine.scorepad import (
 )
 from ginrules.engine.scoring import HandEnd
 from ginrules.refusal import Refusal
-from ginrules.rules.compile import EngineConfig, FirstDealer, FormatType, PartnershipDeck
+from ginrules.rules.compile import EngineConfig, FirstDealer, FormatType
 
 __all__ = [
     "MAX_HANDS",
@@ -63,8 +65,6 @@ __all__ = [
 class MatchProblem(StrEnum):
     """Why a match cannot go on (:mod:`ginrules.words.problems` words it)."""
 
-    #: A partnership sharing one deck, which the engine does not deal.
-    SHARED_DECK = "shared_deck"
     #: Results entered for a different number of hands than were dealt.
     HANDS_AS_DEALT = "hands_as_dealt"
     #: No winner after MAX_HANDS hands.
@@ -211,14 +211,12 @@ class Match:
             raise MatchError(MatchProblem.PLAYERS, needed=self.players, got=len(players))
         rngs = bot_rngs(self.seed if bot_seed is None else bot_seed, self.players)
         while not self.finished:
-            outcomes = []
-            for deal in self.deals():
-                hand = deal.hand(self.config)
-                play_hand(hand, [players[s] for s in deal.seats], [rngs[s] for s in deal.seats])
-                if on_hand is not None:
+            round_ = new_round(self.config, self.deals())
+            round_.play(players, rngs)
+            if on_hand is not None:
+                for hand in round_.hands:
                     on_hand(hand)
-                outcomes.append(HandOutcome.of(hand))
-            self.record(outcomes)
+            self.record([HandOutcome.of(hand) for hand in round_.hands])
         return self.results()
 
 
@@ -245,11 +243,6 @@ class PartnershipGame(Match):
 
     players = 4
     pad: PartnershipPad
-
-    def __init__(self, config: EngineConfig, seed: int) -> None:
-        if config.partnership_deck is PartnershipDeck.SHARED:
-            raise MatchError(MatchProblem.SHARED_DECK)
-        super().__init__(config, seed)
 
     @property
     def board(self) -> Scoreboard:

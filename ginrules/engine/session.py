@@ -29,6 +29,7 @@ from ginrules.engine.actions import Action
 from ginrules.engine.bots import Bot, make_bot
 from ginrules.engine.hand import Hand, Observation, Phase
 from ginrules.engine.match import Deal, HandOutcome, Match, bot_rngs, new_match
+from ginrules.engine.rounds import Round, SharedDeck, new_round
 from ginrules.engine.scoreboard import GameResult
 from ginrules.engine.scorepad import PadSnapshot, ScorePad, score_pad_class
 from ginrules.rules.compile import EngineConfig
@@ -111,9 +112,13 @@ class GameSession:
         self.rngs: list[random.Random] = bot_rngs(seed, self.match.players)
         #: Rounds entered in the score pad so far.
         self.rounds = 0
-        self._deals: list[Deal] = []
-        self._played: list[tuple[Deal, Hand]] = []
-        self._hand: Hand | None = None
+        #: The round being played (None between rounds), and which of its hands have
+        #: been reported as started and as over.
+        self._round: Round | None = None
+        self._announced: set[int] = set()
+        self._ended: set[int] = set()
+        #: The hand a person is to move in, while one is.
+        self._index: int | None = None
         self._started = False
 
     @staticmethod
@@ -134,16 +139,21 @@ class GameSession:
     @property
     def hand(self) -> Hand | None:
         """The hand being played, while a person is to move in it."""
-        return self._hand
+        if self._round is None or self._index is None:
+            return None
+        return self._round.hands[self._index]
 
     @property
     def deal(self) -> Deal:
-        """The deal of the hand being played."""
-        return self._deals[len(self._played)]
+        """The deal of the hand a person is to move in."""
+        assert self._round is not None and self._index is not None
+        deal = self._round.deals[self._index]
+        assert isinstance(deal, Deal)
+        return deal
 
     def to_move(self) -> int | None:
         """The table seat of the person to move, or None when nobody is waited for."""
-        hand = self._hand
+        hand = self.hand
         if hand is None or hand.over:
             return None
         return self.deal.seats[hand.to_move]
@@ -171,72 +181,77 @@ class GameSession:
     def act(self, action: Action) -> list[Event]:
         """The person to move plays ``action``; then play on until a person must act again.
 
-        An illegal action raises :class:`~ginrules.engine.hand.IllegalAction` and changes
-        nothing.
+        An illegal action raises :class:`~ginrules.engine.illegal.IllegalAction` and
+        changes nothing.
         """
-        hand = self._waiting()
-        hand.apply(action)
+        self._waiting()
+        assert self._round is not None and self._index is not None
+        self._round.apply(self._index, action)
         events: list[Event] = []
         self._run(events)
         return events
 
     def _waiting(self) -> Hand:
-        hand = self._hand
+        hand = self.hand
         if hand is None or hand.over or self.bots[self.deal.seats[hand.to_move]] is not None:
             raise SessionError("no person is to move")
         return hand
 
+    def _watched(self, deal: Deal) -> bool:
+        return any(self.bots[seat] is None for seat in deal.seats)
+
     def _run(self, events: list[Event]) -> None:
         """Play bots, hands and rounds until a person is to move or the game is over."""
+        self._index = None
         while True:
-            if self._hand is not None:
-                if not self._play_bots(self._hand, events):
-                    return  # a person is to move
-                self._finish_hand(self._hand, events)
-            if self._deals and len(self._played) == len(self._deals):
-                self._record_round(events)
-            if self.match.finished:
-                events.append(GameOver(tuple(self.match.results())))
-                return
-            if not self._deals:
-                self._deals = self.match.deals()
-            deal = self._deals[len(self._played)]
-            hand = deal.hand(self.config)
-            watched = any(self.bots[seat] is None for seat in deal.seats)
-            events.append(HandStarted(self.rounds + 1, deal, hand, watched))
-            self._hand = hand
-
-    def _play_bots(self, hand: Hand, events: list[Event]) -> bool:
-        """Bots move until the hand is over (True) or a person is to move (False)."""
-        deal = self.deal
-        watched = any(self.bots[seat] is None for seat in deal.seats)
-        while not hand.over:
+            if self._round is None:
+                if self.match.finished:
+                    events.append(GameOver(tuple(self.match.results())))
+                    return
+                self._round = new_round(self.config, self.match.deals())
+                self._announced, self._ended = set(), set()
+            round_ = self._round
+            index = round_.current()
+            self._report(round_, index, events)
+            if index is None:
+                self._record_round(round_, events)
+                continue
+            hand = round_.hands[index]
+            deal = round_.deals[index]
+            assert isinstance(deal, Deal)
             seat = hand.to_move
             bot = self.bots[deal.seats[seat]]
             if bot is None:
-                return False
+                self._index = index
+                return  # a person is to move
             observation = hand.observation(seat) if bot.observes else None
             phase = hand.phase
             top = hand.pile[-1] if hand.pile else None
             action = bot.choose(observation, hand.legal_actions(), self.rngs[deal.seats[seat]])
-            hand.apply(action)
-            if watched:
+            round_.apply(index, action)
+            if self._watched(deal):
                 events.append(BotMoved(self.rounds + 1, deal, seat, phase, action, top))
-        return True
 
-    def _finish_hand(self, hand: Hand, events: list[Event]) -> None:
-        deal = self.deal
-        watched = any(self.bots[seat] is None for seat in deal.seats)
-        self._played.append((deal, hand))
-        self._hand = None
-        events.append(HandOver(self.rounds + 1, deal, hand, watched))
+    def _report(self, round_: Round, index: int | None, events: list[Event]) -> None:
+        """HandStarted for each hand that has begun, HandOver for each that has ended."""
+        for i, (deal, hand) in enumerate(zip(round_.deals, round_.hands, strict=True)):
+            assert isinstance(deal, Deal)
+            begun = hand.over or i == index or isinstance(round_, SharedDeck)
+            if begun and i not in self._announced:
+                self._announced.add(i)
+                events.append(HandStarted(self.rounds + 1, deal, hand, self._watched(deal)))
+            if hand.over and i not in self._ended:
+                self._ended.add(i)
+                events.append(HandOver(self.rounds + 1, deal, hand, self._watched(deal)))
 
-    def _record_round(self, events: list[Event]) -> None:
-        played = tuple(self._played)
-        self.match.record([HandOutcome.of(hand) for _, hand in played])
+    def _record_round(self, round_: Round, events: list[Event]) -> None:
+        played = tuple((deal, hand) for deal, hand in zip(round_.deals, round_.hands, strict=True))
+        self.match.record([HandOutcome.of(hand) for hand in round_.hands])
         self.rounds += 1
-        self._deals, self._played = [], []
-        events.append(HandsRecorded(self.rounds, played, self.match.pad.snapshot()))
+        self._round = None
+        events.append(
+            HandsRecorded(self.rounds, played, self.match.pad.snapshot())  # type: ignore[arg-type]
+        )
 
 
 __all__ = [

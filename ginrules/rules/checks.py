@@ -174,10 +174,10 @@ def bonuses_stay_below_the_target(rules: RuleView) -> Iterator[Finding]:
 
 def hand_size_fits_the_deck(rules: RuleView) -> Iterator[Finding]:
     hand = rules["cards.hand_size"]
-    sharing = 2  # two hands from each deck: heads-up, or one pairing of a partnership
+    sharing, upcards = 2, 1  # two hands from each deck: heads-up, or one pairing
     if rules["format.type"] == "partnership" and rules["format.partnership_deck"] == "shared":
-        sharing = 4
-    dealt = sharing * hand + 1  # the upcard, or the non-dealer's eleventh card
+        sharing, upcards = 4, 2  # four hands, and an upcard (or eleventh card) per pairing
+    dealt = sharing * hand + upcards
     left = rules["stock_end.cards_left"]
     stock = DECK_SIZE - dealt
     if stock <= left:
@@ -186,7 +186,7 @@ def hand_size_fits_the_deck(rules: RuleView) -> Iterator[Finding]:
             f" at {left} left: nobody could ever draw",
             "cards.hand_size",
             "stock_end.cards_left",
-            expected=f"cards.hand_size of at most {(DECK_SIZE - 2 - left) // sharing}",
+            expected=f"cards.hand_size of at most {(DECK_SIZE - upcards - 1 - left) // sharing}",
         )
 
 

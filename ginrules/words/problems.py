@@ -124,10 +124,6 @@ def unreadable_move(error: UnreadableMove) -> str:
 
 
 _MATCH: Final[dict[MatchProblem, str]] = {
-    MatchProblem.SHARED_DECK: (
-        "a partnership with one shared deck is not played by the engine yet;"
-        " use format.partnership_deck: per_pairing"
-    ),
     MatchProblem.HANDS_AS_DEALT: "enter {expected} hands, as dealt, not {got}",
     MatchProblem.RUNAWAY: "no winner after {hands} hands",
     MatchProblem.PLAYERS: "this format needs {needed} players, not {got}",
