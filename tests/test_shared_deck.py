@@ -8,6 +8,7 @@ engine plays many seeded rounds and whole games, and the invariants hold.
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 
@@ -132,7 +133,7 @@ def test_turns_alternate_while_both_pairings_play() -> None:
             turns.append((index, other_over))
     assert [i for i, _ in turns[:4]] == [0, 1, 0, 1]  # the four answers to the two upcards
     while_both = [i for i, other_over in turns if not other_over]
-    assert all(a != b for a, b in zip(while_both, while_both[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(while_both))
     alone = [i for i, other_over in turns if other_over]
     assert len(set(alone)) <= 1, "once one pairing is over, only the other moves"
 
