@@ -9,6 +9,7 @@ engine plays many seeded rounds and whole games, and the invariants hold.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from pathlib import Path
 
@@ -19,8 +20,9 @@ from ginrules.cards import DECK, cards_to_mask
 from ginrules.engine.bots import make_bot
 from ginrules.engine.hand import Phase
 from ginrules.engine.match import Deal, PartnershipGame, bot_rngs, new_match
+from ginrules.engine.record import replay
 from ginrules.engine.rounds import SharedDeck, new_round
-from ginrules.engine.session import BotMoved, GameSession, HandsRecorded, HandStarted
+from ginrules.engine.session import BotMoved, GameSession, HandOver, HandsRecorded, HandStarted
 from ginrules.rules.compile import EngineConfig, PartnershipDeck, compile_ruleset
 from ginrules.rules.load import load_ruleset
 
@@ -170,3 +172,18 @@ def test_a_person_plays_a_shared_round_in_a_session() -> None:
                 assert len(event.hands) == 2
                 assert event.hands[0][1].stock is event.hands[1][1].stock
     assert recorded >= 2 or session.over
+
+
+def test_every_pairings_record_plays_back_with_its_round() -> None:
+    config = _config()
+    session = GameSession(config, 12, ["strong", "greedy", "greedy", "strong"])
+    records = [e.record("partnership") for e in session.start() if isinstance(e, HandOver)]
+    assert len(records) >= 4
+    assert all(r["round"]["pairing"] in (0, 1) for r in records)
+    for record in records:
+        replayed = replay(json.loads(json.dumps(record)), config)
+        assert replayed.matches, record["round"]["pairing"]
+    # A round cut short of its actions does not reach the recorded result.
+    short = json.loads(json.dumps(records[0]))
+    short["round"]["actions"] = short["round"]["actions"][:4]
+    assert not replay(short, config).matches

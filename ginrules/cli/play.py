@@ -93,7 +93,7 @@ class Renderer:
 
     def hand_over(self, event: HandOver) -> None:
         if self.record is not None:
-            print(json.dumps(event.hand.to_record(self.ruleset)), file=self.record, flush=True)
+            print(json.dumps(event.record(self.ruleset)), file=self.record, flush=True)
         if event.watched:
             players = [self.names[seat] for seat in event.deal.seats]
             for line in game_lines(event.hand, players, self.view, self.config):

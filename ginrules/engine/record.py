@@ -16,6 +16,7 @@ from ginrules.cards import CardError, parse_cards
 from ginrules.engine.actions import Action
 from ginrules.engine.hand import Hand
 from ginrules.engine.illegal import IllegalAction
+from ginrules.engine.rounds import SharedDeck
 from ginrules.refusal import Refusal
 from ginrules.rules.compile import EngineConfig
 
@@ -79,6 +80,8 @@ def replay(record: Any, config: EngineConfig) -> Replay:
         raise RecordError(
             Unplayable.OTHER_RULES, recorded=record.get("fingerprint"), given=config.fingerprint
         )
+    if "round" in record:  # a pairing of a shared deck: play its whole round back
+        return _replay_round(record, config)
     try:
         deck = parse_cards(record["deck"], size=52)
         hand = Hand(config, int(record["dealer"]), deck, seed=record.get("seed"))
@@ -90,4 +93,14 @@ def replay(record: Any, config: EngineConfig) -> Replay:
             hand.apply(action, seat=item.get("seat"))
         except (IllegalAction, ValueError, CardError, AttributeError) as error:
             raise RecordError(Unplayable.ACTION, number=number, item=item, cause=error) from None
+    return Replay(hand, record.get("result"))
+
+
+def _replay_round(record: dict[str, Any], config: EngineConfig) -> Replay:
+    context = record["round"]
+    try:
+        round_ = SharedDeck.replay(config, int(record.get("seed") or 0), context)
+        hand = round_.hands[int(context["pairing"])]
+    except (IllegalAction, KeyError, TypeError, ValueError, CardError, IndexError) as error:
+        raise RecordError(Unplayable.DEAL, cause=error) from None
     return Replay(hand, record.get("result"))

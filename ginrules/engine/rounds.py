@@ -29,16 +29,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
 
-from ginrules.cards import Card
+from ginrules.cards import Card, parse_cards
+from ginrules.engine.actions import Action
 from ginrules.engine.bots import Bot
 from ginrules.engine.hand import Hand, Phase, shuffled_deck
 from ginrules.engine.play import play_hand
 from ginrules.rules.compile import EngineConfig, PartnershipDeck
-
-if TYPE_CHECKING:
-    from ginrules.engine.actions import Action
 
 __all__ = ["Round", "SeparateDecks", "SharedDeck", "new_round"]
 
@@ -130,8 +129,11 @@ class SharedDeck(Round):
             hand.stock = stock  # one list: a draw in either pairing takes from it
         super().__init__(deals, hands)
         self.config = config
+        self.deck = tuple(deck)
         #: The pairing whose player's turn it is.
         self.turn = 0
+        #: Every action, in order: (pairing, hand seat, action).
+        self.history: list[tuple[int, int, Action]] = []
 
     @property
     def stock_left(self) -> int:
@@ -155,8 +157,41 @@ class SharedDeck(Round):
         hand = self.hands[index]
         mover = hand.to_move
         hand.apply(action)
+        self.history.append((index, mover, action))
         if hand.over or hand.to_move != mover:  # that player's turn is done
             self.turn = (index + 1) % len(self.hands)
+
+    def context(self, index: int) -> dict[str, Any]:
+        """What a record of pairing ``index``'s hand needs to be played back: the one
+        deck, both dealers and every action of the round so far, in order."""
+        return {
+            "pairing": index,
+            "dealers": [deal.dealer for deal in self.deals],
+            "deck": " ".join(str(card) for card in self.deck),
+            "actions": [
+                {"pairing": p, "seat": seat, **action.to_json()} for p, seat, action in self.history
+            ],
+        }
+
+    @classmethod
+    def replay(cls, config: EngineConfig, seed: int, context: dict[str, Any]) -> SharedDeck:
+        """The round of a record's ``round`` context, played back action by action."""
+        dealers = [int(d) for d in context["dealers"]]
+        deals = [_Dealt((2 * p, 2 * p + 1), dealer, seed) for p, dealer in enumerate(dealers)]
+        round_ = cls(config, deals, parse_cards(context["deck"], size=52))
+        for item in context["actions"]:
+            round_.apply(int(item["pairing"]), Action.from_json(item))
+        round_.current()  # a hand the shared stock ran out under ends here
+        return round_
+
+
+@dataclass(frozen=True, slots=True)
+class _Dealt:
+    """A deal rebuilt from a record."""
+
+    seats: tuple[int, int]
+    dealer: int
+    seed: int
 
 
 def new_round(config: EngineConfig, deals: Sequence[DealLike]) -> Round:

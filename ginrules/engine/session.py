@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ginrules.cards import Card
 from ginrules.engine.actions import Action
@@ -69,6 +70,16 @@ class HandOver:
     deal: Deal
     hand: Hand
     watched: bool
+    #: For a pairing of a shared deck: the round so far (:meth:`SharedDeck.context`).
+    round: dict[str, Any] | None = None
+
+    def record(self, ruleset: str | None) -> dict[str, Any]:
+        """The hand's record (``ginrules replay`` plays it back), with its round when the
+        deck was shared."""
+        record = self.hand.to_record(ruleset)
+        if self.round is not None:
+            record["round"] = self.round
+        return record
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,7 +253,8 @@ class GameSession:
                 events.append(HandStarted(self.rounds + 1, deal, hand, self._watched(deal)))
             if hand.over and i not in self._ended:
                 self._ended.add(i)
-                events.append(HandOver(self.rounds + 1, deal, hand, self._watched(deal)))
+                context = round_.context(i) if isinstance(round_, SharedDeck) else None
+                events.append(HandOver(self.rounds + 1, deal, hand, self._watched(deal), context))
 
     def _record_round(self, round_: Round, events: list[Event]) -> None:
         played = tuple((deal, hand) for deal, hand in zip(round_.deals, round_.hands, strict=True))
