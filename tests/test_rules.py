@@ -490,11 +490,11 @@ def test_big_gin_bonus_resolves_to_one_number(text: str, bonus: int | None) -> N
 def test_partnership_target_is_the_team_target() -> None:
     config = compile_ruleset(load_ruleset("partnership"))
     assert (config.format, config.players, config.target) == (FormatType.PARTNERSHIP, 4, 125)
-    assert config.partnership_deck is PartnershipDeck.PER_PAIRING
-    shared = compiled(
-        "extends: partnership\nformat:\n  team_target: 150\n  partnership_deck: shared\n"
+    assert config.partnership_deck is PartnershipDeck.SHARED  # HR's game: one deck
+    two = compiled(
+        "extends: partnership\nformat:\n  team_target: 150\n  partnership_deck: per_pairing\n"
     )
-    assert (shared.target, shared.partnership_deck) == (150, PartnershipDeck.SHARED)
+    assert (two.target, two.partnership_deck) == (150, PartnershipDeck.PER_PAIRING)
 
 
 def test_hollywood_scores_three_games() -> None:
@@ -971,6 +971,7 @@ def test_hand_size_check_guards_the_deck_beyond_the_schema_limits() -> None:
     document["stock_end"]["cards_left"] = 3
     [finding] = hand_size_fits_the_deck(RuleView(document, frozenset()))
     assert finding.severity == "error"
-    assert "4 hands of 12 cards leave a stock of 3" in finding.message
+    # 4 x 12 cards and two upcards (one per pairing) leave 2.
+    assert "4 hands of 12 cards leave a stock of 2" in finding.message
     document["cards"]["hand_size"] = 10
     assert list(hand_size_fits_the_deck(RuleView(document, frozenset()))) == []

@@ -23,7 +23,7 @@ from ginrules.engine.scoring import HandEnd, Showdown, score_hand
 from ginrules.engine.settle import SettleError, settle
 from ginrules.layoffs import best_defense
 from ginrules.melds import Arrangement, best_melds
-from ginrules.rules.compile import EngineConfig, FormatType, PartnershipDeck
+from ginrules.rules.compile import EngineConfig, FormatType
 from ginrules.words import examples as said
 from ginrules.words.cards import cards_text, melds_text
 from ginrules.words.showdown import layoff_list, points_text
@@ -112,10 +112,7 @@ def worked_examples(config: EngineConfig) -> Examples:
         ]
     if config.format is FormatType.HOLLYWOOD:
         examples.hollywood = _hollywood(config)
-    if (
-        config.format is FormatType.PARTNERSHIP
-        and config.partnership_deck is PartnershipDeck.PER_PAIRING
-    ):
+    if config.format is FormatType.PARTNERSHIP:
         examples.partnership = _partnership(config)
     return examples
 
