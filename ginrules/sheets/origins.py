@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ginrules import schema as ruleset_schema
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.marks import Marks, knob_label
-from ginrules.words.departures import citation_text, origin_text, played_by
+from ginrules.words.departures import citation_text, origin_text, played_by, slip_text
 from ginrules.words.values import value_words
 
 
@@ -29,6 +29,8 @@ class RuleOrigin:
     origin: str | None
     #: The footnote number, when the value is marked.
     note: int | None = None
+    #: Where a source words this rule otherwise by slip, quoted and noted.
+    slips: tuple[str, ...] = ()
 
     @property
     def codes(self) -> str:
@@ -71,7 +73,8 @@ def rule_origins(ruleset: Ruleset, marks: Marks, printed: Collection[str] | None
     for rule in ruleset_schema.fixed_rules():
         if printed is not None and rule.id not in printed:
             continue
-        rows.append(RuleOrigin(rule.label, "", rule.citations, None))
+        slips = tuple(slip_text(slip) for slip in rule.slips)
+        rows.append(RuleOrigin(rule.label, "", rule.citations, None, slips=slips))
     named = {c.code for row in rows for c in row.citations}
     named |= {code for code, _ in marks.sources()}
     named |= {code for k in ruleset_schema.knobs() for code in _software(ruleset, k)}

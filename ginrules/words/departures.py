@@ -38,6 +38,13 @@ def citation_text(citation: ruleset_schema.Citation) -> str:
     return text.format(source=citation.code, quote=citation.quote)
 
 
+def slip_text(slip: ruleset_schema.Slip) -> str:
+    """A source's slip, quoted and noted: ``CCJ: "the winner pays the loser ...": ...``."""
+    return _('{source} writes "{quote}": {says}').format(
+        source=slip.source, quote=slip.quote, says=slip.says
+    )
+
+
 def played_by(software: tuple[str, ...]) -> str:
     return _("played by {software}").format(software=format_list(software))
 
