@@ -200,7 +200,11 @@ def check_sheet(ruleset: Ruleset) -> None:
     assert len(refs) == len(marks.departures()) or (not marks.departures() and not refs)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("SHEET_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(documents())
 def test_every_sentence_fits_the_rules_it_is_printed_for(document: dict[str, Any]) -> None:
     ruleset = _load(document)
