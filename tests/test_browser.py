@@ -139,7 +139,10 @@ def test_a_table_builds_shares_prints_forks_and_edits_its_rules(tmp_path: Path) 
             "game_scoring.target",
         ):
             expect(page.locator(f"[data-house='{knob}']").first).to_be_visible()
-        expect(page.locator("body")).to_contain_text("house rule, classic 25")
+        # A mark never breaks a sentence: the note at the end names the base's value.
+        notes = page.locator("#notes-on-sources")
+        expect(notes).to_contain_text("Gin bonus: 20 (classic plays 25)")
+        expect(page.locator("body")).not_to_contain_text("house rule, classic")
         expect(page.locator("body")).to_contain_text("The Thursday table")
         _no_sideways_scrolling(page)
         shot(page, tmp_path, "4-print-view")
