@@ -31,6 +31,7 @@ from ginrules.sheets.render import (
     scorepad_html,
     scorepad_pdf,
     sheet_html,
+    sheet_origins,
     sheet_pdf,
 )
 from tests.pdf_tools import (
@@ -356,3 +357,37 @@ def test_sheet_command_refuses_bad_input_clearly(tmp_path: Path) -> None:
     terminal, errors = Terminal(), io.StringIO()
     assert main(["sheet", "classic", "--format", "pdf"], out=terminal, err=errors) == 2
     assert "give -o FILE" in errors.getvalue() and terminal.getvalue() == ""
+
+
+def test_the_appendix_names_the_origin_only_of_rules_the_sheet_prints() -> None:
+    """A partnership plays to its team target, so the two-player target has no origin
+    to give; rules without boxes say nothing of when boxes are added."""
+
+    def labels(name: str) -> list[str]:
+        return [row.label for row in sheet_origins(load_ruleset(name)).rows]
+
+    assert "Target" not in labels("partnership")
+    assert "Team target" in labels("partnership")
+    assert "Box timing" not in labels("traditional")
+    assert "Box timing" in labels("classic")
+
+
+@pytest.mark.parametrize("name", ["classic", "traditional", "partnership", "straight-gin"])
+def test_the_web_page_and_the_sheet_list_the_same_origins(name: str) -> None:
+    ruleset = load_ruleset(name)
+    page = sheet_html(ruleset, SheetOptions(url="http://127.0.0.1:5000/x"))
+    appendix = html.unescape(page.split('id="origins"', 1)[1])
+    rows = sheet_origins(ruleset).rows
+    assert rows
+    for row in rows:
+        assert f"<strong>{row.label}" in appendix, row.label
+    assert appendix.count("<li>") == len(rows)
+
+
+def test_a_source_is_named_with_how_its_words_bear_on_the_value() -> None:
+    """PG gives 25s only as a variation, and its main text leaves out the game bonus."""
+    classic = {row.label: row.codes for row in sheet_origins(load_ruleset("classic")).rows}
+    assert classic["Gin bonus"] == "BC, HR, PG (variation)"
+    traditional = {row.label: row.codes for row in sheet_origins(load_ruleset("traditional")).rows}
+    assert traditional["Game bonus"] == "PG (leaves it out)"
+    assert traditional["Gin bonus"] == "PG, CCJ, TU"

@@ -22,7 +22,7 @@ from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import diff, explain
 from ginrules.rules.load import load_ruleset
-from ginrules.words.departures import citation_text, origin_text, quote_lines
+from ginrules.words.departures import format_codes, origin_text, quote_lines
 from ginrules.words.diagnostics import line as diagnostic_line
 from ginrules.words.diagnostics import to_json as diagnostic_json
 
@@ -166,7 +166,8 @@ def cmd_explain(args: argparse.Namespace, output: Output) -> int:
         if value.knob.section != section:
             section = value.knob.section
             output.line(f"\n[{section}]")
-        cited = f"  [{', '.join(value.sources)}]" if value.sources else ""
+        citations = value.knob.citations_for(value.value)
+        cited = f"  [{format_codes(citations)}]" if citations else ""
         output.line(f"  {value.knob.name} = {value.shown}    ({value.origin.describe()}){cited}")
         for text in textwrap.wrap(value.knob.description, 76):
             output.line(f"      {text}")
@@ -256,13 +257,13 @@ def knob_table_markdown() -> str:
 def _published_cell(knob: ruleset_schema.Knob, published: ruleset_schema.PublishedValue) -> str:
     """``25: BC, HR`` with the sources' own words one click away (a ``<details>``)."""
     shown = ruleset_schema.show_value(published.value)
-    who = ", ".join((*published.sources, *published.software)) or origin_text(
-        knob.entry_for(published.value)
-    )
+    codes = [format_codes(published.citations)] if published.citations else []
+    who = ", ".join((*codes, *published.software)) or origin_text(knob.entry_for(published.value))
     if not published.citations:
         return f"`{shown}`: {who}"
     quotes = "<br>".join(
-        html.escape(citation_text(c), quote=False).replace("|", "\\|") for c in published.citations
+        html.escape(line, quote=False).replace("|", "\\|")
+        for line in quote_lines(knob, published.value)
     )
     return f"<details><summary><code>{shown}</code>: {who}</summary>{quotes}</details>"
 

@@ -2,7 +2,9 @@
 
 ``ruleset.schema.json`` (JSON Schema 2020-12) declares each knob once, with its
 type, default, description and the published sources for its values
-(``x-sources``), plus values a source calls wrong (``x-flagged``). Everything
+(``x-sources``), plus values a source calls wrong (``x-flagged``) and a
+source's words about a value that contradict itself or the others
+(``x-slips``, quoted and noted, never hidden). Everything
 else (validation, ``explain``, ``diff``, the README's knob table, the rule
 sheets) reads the knobs from here through :data:`KNOBS`.
 """
@@ -93,6 +95,8 @@ class Slip:
     source: str
     quote: str
     says: str
+    #: On a knob, the value the words are about (a fixed rule's slips have none).
+    value: object = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +130,7 @@ class Knob:
     maximum: float | None
     published: tuple[PublishedValue, ...]
     flagged: tuple[FlaggedValue, ...]
+    slips: tuple[Slip, ...] = ()
 
     @property
     def path(self) -> KnobPath:
@@ -155,6 +160,10 @@ class Knob:
     def citations_for(self, value: object) -> tuple[Citation, ...]:
         entry = self.entry_for(value)
         return () if entry is None else entry.citations
+
+    def slips_for(self, value: object) -> tuple[Slip, ...]:
+        """What the sources say of ``value`` that contradicts themselves or the others."""
+        return tuple(slip for slip in self.slips if same_value(slip.value, value))
 
     def flag_for(self, value: object) -> FlaggedValue | None:
         for flagged in self.flagged:
@@ -253,6 +262,9 @@ def _knob(section: str, name: str, spec: dict[str, Any]) -> Knob:
         flagged=tuple(
             FlaggedValue(f["value"], f["source"], f["quote"], f["says"])
             for f in spec.get("x-flagged", [])
+        ),
+        slips=tuple(
+            Slip(s["source"], s["quote"], s["says"], s["value"]) for s in spec.get("x-slips", [])
         ),
     )
 

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from ginrules import schema as ruleset_schema
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.marks import Marks, knob_label
-from ginrules.words.departures import citation_text, origin_text, played_by, slip_text
+from ginrules.words.departures import (
+    citation_text,
+    format_codes,
+    origin_text,
+    played_by,
+    slip_text,
+)
 from ginrules.words.values import value_words
 
 
@@ -34,7 +40,8 @@ class RuleOrigin:
 
     @property
     def codes(self) -> str:
-        return ", ".join(dict.fromkeys(c.code for c in self.citations))
+        """``BC, HR, PG (variation)``: each source once, saying how its words bear on it."""
+        return format_codes(self.citations)
 
     @property
     def quotes(self) -> list[str]:
@@ -50,14 +57,23 @@ class Origins:
     sources: tuple[tuple[str, str], ...]
 
 
-def rule_origins(ruleset: Ruleset, marks: Marks, printed: Collection[str] | None = None) -> Origins:
-    """Every knob in play with a value the schema knows of, then the fixed rules
-    (those ``printed`` on the sheet, when given); call it once the sheet's notes
-    are made, so their sources are listed too."""
+def rule_origins(
+    ruleset: Ruleset,
+    marks: Marks,
+    printed: Collection[str] | None = None,
+    asked: Collection[str] | None = None,
+) -> Origins:
+    """Every knob in play with a value the schema knows of (those the sheet ``asked``
+    about, when given: a rule the sheet does not print, such as the two-player target
+    of a partnership, has no origin to give), then the fixed rules (those ``printed``,
+    when given); call it once the sheet's notes are made, so their sources are listed
+    too."""
     rows = []
     for knob in ruleset_schema.knobs():
         value = ruleset.value(knob.dotted)
         if value is None or knob.dotted in marks.inert or not knob.published:
+            continue
+        if asked is not None and knob.dotted not in asked:
             continue
         entry = knob.entry_for(value)
         if entry is not None and entry.basis is ruleset_schema.Basis.PLAIN:
@@ -69,7 +85,10 @@ def rule_origins(ruleset: Ruleset, marks: Marks, printed: Collection[str] | None
         elif not citations:
             origin = origin_text(entry)
         note = next((f.number for f in marks.footnotes if f.knob == knob.dotted), None)
-        rows.append(RuleOrigin(knob_label(knob), value_words(value), citations, origin, note))
+        slips = tuple(slip_text(slip) for slip in knob.slips_for(value))
+        rows.append(
+            RuleOrigin(knob_label(knob), value_words(value), citations, origin, note, slips)
+        )
     for rule in ruleset_schema.fixed_rules():
         if printed is not None and rule.id not in printed:
             continue

@@ -26,7 +26,7 @@ from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.examples import worked_examples
 from ginrules.sheets.marks import Marks
-from ginrules.sheets.origins import rule_origins
+from ginrules.sheets.origins import Origins, rule_origins
 from ginrules.sheets.qr import qr_data_uri
 from ginrules.sheets.templating import sheet_environment
 from ginrules.words.departures import legend_text
@@ -74,6 +74,8 @@ class SheetOptions:
 #: Rendered documents by (document, format, fingerprint, name, chain, words, options,
 #: language): a house rule's marks depend on the rules it extends.
 CACHE: Final[LruCache[tuple[Any, ...], str | bytes]] = LruCache(128)
+#: The sheet's appendix as data, for the web page of the same rules.
+ORIGINS: Final[LruCache[tuple[Any, ...], Origins]] = LruCache(128)
 
 
 def _key(
@@ -112,10 +114,21 @@ def _html(document: Document, ruleset: Ruleset, options: SheetOptions | None) ->
     filled = (options or SheetOptions()).for_ruleset(ruleset)
     made = CACHE.get(
         _key(document, "html", ruleset, config, filled),
-        lambda: _render(f"{document}.html", ruleset, config, filled),
+        lambda: _render(document, ruleset, config, filled)[0],
     )
     assert isinstance(made, str)
     return made
+
+
+def sheet_origins(ruleset: Ruleset) -> Origins:
+    """Where each rule printed on the sheet comes from: the sheet's appendix as data,
+    for the web page of these rules (the same rows, the quotes one tap away)."""
+    config = compile_ruleset(ruleset)
+    filled = SheetOptions().for_ruleset(ruleset)
+    return ORIGINS.get(
+        _key("sheet", "origins", ruleset, config, filled),
+        lambda: _render_sheet(ruleset, config, filled)[1],
+    )
 
 
 def sheet_pdf(ruleset: Ruleset, options: SheetOptions | None = None) -> bytes:
@@ -151,7 +164,18 @@ def _to_pdf(html: str) -> bytes:
     return bytes(pdf)
 
 
-def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: SheetOptions) -> str:
+def _render_sheet(
+    ruleset: Ruleset, config: EngineConfig, options: SheetOptions
+) -> tuple[str, Origins]:
+    page, origins = _render("sheet", ruleset, config, options)
+    assert origins is not None, "the sheet lists where its rules come from"
+    return page, origins
+
+
+def _render(
+    document: Document, ruleset: Ruleset, config: EngineConfig, options: SheetOptions
+) -> tuple[str, Origins | None]:
+    """The page, and the origins its appendix listed (None for a page without one)."""
     marks = Marks(ruleset)
     assert options.url is not None and options.date is not None
 
@@ -181,10 +205,18 @@ def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: Shee
         fixed_asked.append(rule_id)
         return ruleset_schema.fixed_rule(rule_id).rule
 
+    listed: list[Origins] = []
+
+    def origins() -> Origins:
+        """Called once the rules are printed: every rule the sheet asked about."""
+        if not listed:
+            listed.append(rule_origins(ruleset, marks, fixed_asked, marks.asked))
+        return listed[0]
+
     doc = ruleset.document
-    return (
+    page = (
         environment()
-        .get_template(template)
+        .get_template(f"{document}.html")
         .render(
             r=ruleset,
             doc=doc,
@@ -198,12 +230,13 @@ def _render(template: str, ruleset: Ruleset, config: EngineConfig, options: Shee
             examples=worked_examples(config),
             fixed=fixed,
             fixed_asked=fixed_asked,
-            origins=lambda: rule_origins(ruleset, marks, fixed_asked),
+            origins=origins,
             legend=legend_text(marks.base_name),
             qr=qr_data_uri(options.url),
             paragraphs=_paragraphs,
         )
     )
+    return page, listed[0] if listed else None
 
 
 def _paragraphs(notes: object) -> list[str]:

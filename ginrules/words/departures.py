@@ -15,11 +15,6 @@ from ginrules.words.i18n import _, format_list
 from ginrules.words.values import value_words
 
 
-def _codes(sources: tuple[str, ...]) -> str:
-    """Source codes as the warning lists them: ``BC, PG, HR``."""
-    return ", ".join(sources)
-
-
 def sentence_start(text: str) -> str:
     """The sentence with its first letter upper case (``low only`` -> ``Low only``)."""
     return text[:1].upper() + text[1:]
@@ -38,11 +33,35 @@ def citation_text(citation: ruleset_schema.Citation) -> str:
     return text.format(source=citation.code, quote=citation.quote)
 
 
+def citation_code(citation: ruleset_schema.Citation) -> str:
+    """The source's code as a list of sources shows it: ``PG``, ``PG (variation)``, or
+    ``PG (leaves it out)`` when the source's main text has no such rule."""
+    reading = ruleset_schema.Reading
+    if citation.reading is reading.VARIATION:
+        return _("{source} (variation)").format(source=citation.code)
+    if citation.reading is reading.OMISSION:
+        return _("{source} (leaves it out)").format(source=citation.code)
+    return citation.code
+
+
+def format_codes(citations: tuple[ruleset_schema.Citation, ...]) -> str:
+    """Each source once, in order: ``BC, HR, PG (variation)``."""
+    shown: dict[str, str] = {}
+    for citation in citations:
+        shown.setdefault(citation.code, citation_code(citation))
+    return ", ".join(shown.values())
+
+
 def slip_text(slip: ruleset_schema.Slip) -> str:
     """A source's slip, quoted and noted: ``CCJ: "the winner pays the loser ...": ...``."""
     return _('{source} writes "{quote}": {says}').format(
         source=slip.source, quote=slip.quote, says=slip.says
     )
+
+
+def slip_note(slip: ruleset_schema.Slip) -> str:
+    """``Please note: HR writes "...": ...``, beside the value the words are about."""
+    return _("Please note: {slip}").format(slip=slip_text(slip))
 
 
 def played_by(software: tuple[str, ...]) -> str:
@@ -75,7 +94,7 @@ def warning_text(departure: Departure) -> str:
     ).format(
         knob=departure.knob.dotted,
         value=ruleset_schema.show_value(departure.value),
-        sources=_codes(usual.sources),
+        sources=format_codes(usual.citations),
         usual=ruleset_schema.show_value(usual.value),
         origin=origin_text(departure.entry),
     )
@@ -89,7 +108,7 @@ def form_text(departure: Departure) -> str:
         return _("{knob}: {value} ({sources} play {usual})").format(
             knob=knob.label,
             value=value,
-            sources=_codes(departure.usual.sources),
+            sources=format_codes(departure.usual.citations),
             usual=value_words(departure.usual.value),
         )
     return _("{knob}: {value}. {warning}").format(
@@ -108,7 +127,11 @@ def who_plays(knob: ruleset_schema.Knob, value: object) -> str:
         parts.append(played_by(entry.software))
     if not parts:
         parts.append(origin_text(entry))
-    return "; ".join(parts)
+    who = "; ".join(parts)
+    slips = knob.slips_for(value)
+    if slips:
+        who = _("{who}. {notes}").format(who=who, notes=" ".join(slip_note(s) for s in slips))
+    return who
 
 
 def quote_lines(knob: ruleset_schema.Knob, value: object) -> list[str]:
@@ -120,7 +143,8 @@ def quote_lines(knob: ruleset_schema.Knob, value: object) -> list[str]:
     lines = [citation_text(c) for c in knob.citations_for(value)]
     if entry is not None and entry.software:
         lines.append(played_by(entry.software))
-    return lines or [origin_text(entry)]
+    lines = lines or [origin_text(entry)]
+    return lines + [slip_note(slip) for slip in knob.slips_for(value)]
 
 
 def footnote_lines(knob: ruleset_schema.Knob, values: list[object]) -> list[str]:

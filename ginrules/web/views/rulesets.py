@@ -6,8 +6,7 @@ from typing import Final
 
 from flask import Blueprint, Response, current_app, render_template
 
-from ginrules.sheets.marks import Marks
-from ginrules.sheets.origins import rule_origins
+from ginrules.sheets.render import sheet_origins
 from ginrules.web import forms, refs
 from ginrules.web.responses import RELEASE, REVALIDATE, cached
 from ginrules.web.storage import get_store
@@ -87,7 +86,7 @@ def _ruleset_page(loaded: refs.Loaded, policy: str) -> Response:
             since_previous=changes_between(previous, loaded) if previous else None,
             forked=forked,
             warnings=loaded.ruleset.warnings,
-            origins=rule_origins(loaded.ruleset, Marks(loaded.ruleset)),
+            origins=sheet_origins(loaded.ruleset),
             links=links(loaded),
         )
         return page, "text/html"
