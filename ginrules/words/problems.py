@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ginrules.engine.actions import UnreadableMove
+from ginrules.engine.entries import EntryError, EntryProblem
 from ginrules.engine.illegal import Illegal, IllegalAction
 from ginrules.engine.match import MatchError, MatchProblem
 from ginrules.engine.record import RecordError, Unplayable
@@ -112,6 +113,35 @@ def settle_message(error: SettleError) -> str:
     return _(_UNSETTLED[error.reason]).format(**params)
 
 
+_ENTRY: Final[dict[EntryProblem, str]] = {
+    EntryProblem.NOT_PLAYING: "player {player} does not play this hand",
+    EntryProblem.UNDERCUT_ENTERED: (
+        "enter the knock: whether it is an undercut follows from the two deadwood counts"
+    ),
+    EntryProblem.DEAD_WITH_COUNTS: "a dead hand has nobody ending it and no deadwood counts",
+    EntryProblem.NOBODY_ENDED: "say who knocked or went gin",
+    EntryProblem.NO_SUCH_COUNT: "no hand of {cards} cards holds {count} deadwood (at most {most})",
+    EntryProblem.GIN_WITH_DEADWOOD: "gin melds every card: the knocker has {deadwood} deadwood",
+    EntryProblem.NO_BIG_GIN: "big gin is not played under these rules",
+    EntryProblem.UPCARD_NEEDED: "under Oklahoma the first upcard sets the knock limit: give it",
+}
+
+
+def entry_message(error: EntryError) -> str:
+    """Why a hand reported at the table cannot be, for the field at fault."""
+    params = dict(error.params)
+    if error.reason is EntryProblem.OVER_THE_LIMIT:
+        if params["upcard"] is not None:
+            text = _(
+                "the knocker has {deadwood} deadwood; this hand's knock limit is {limit}"
+                " (the upcard {upcard} sets it)"
+            )
+        else:
+            text = _("the knocker has {deadwood} deadwood; the knock limit is {limit}")
+        return text.format(**params)
+    return _(_ENTRY[error.reason]).format(**params)
+
+
 def unreadable_move(error: UnreadableMove) -> str:
     if error.recorded:
         return _("not an action: {data} (expected an object with 'action')").format(data=error.text)
@@ -163,6 +193,8 @@ def message(error: ValueError) -> str:
         return match_message(error)
     if isinstance(error, SettleError):
         return settle_message(error)
+    if isinstance(error, EntryError):
+        return entry_message(error)
     if isinstance(error, UnreadableMove):
         return unreadable_move(error)
     if isinstance(error, RecordError):
