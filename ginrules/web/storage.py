@@ -14,6 +14,7 @@ import hmac
 import random
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -113,11 +114,11 @@ def _check(draft: Draft) -> None:
             raise StorageError(f"{name} is not valid Unicode text") from None
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _utc(value: datetime) -> datetime:
+def as_utc(value: datetime) -> datetime:
     """In UTC: SQLite gives back the naive UTC time stored, PostgreSQL the session's zone."""
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
@@ -135,6 +136,31 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+def new_slug() -> str:
+    return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
+
+
+def insert_under_fresh_slug(
+    engine: Engine,
+    insert: Callable[[Connection, str], None],
+    taken: Callable[[str], bool],
+    what: str,
+) -> str:
+    """Run ``insert`` in one transaction under a new random slug, trying another on
+    the rare collision (``taken``); the slug it was saved under."""
+    for _ in range(8):
+        slug = new_slug()
+        try:
+            with engine.begin() as connection:
+                insert(connection, slug)
+        except IntegrityError:
+            if taken(slug):
+                continue
+            raise StorageError(f"the {what} could not be saved") from None
+        return slug
+    raise StorageError("no free short link found; try again")
 
 
 class Store:
@@ -173,7 +199,9 @@ class Store:
                 continue
             with self.engine.begin() as connection:
                 step(connection)
-                connection.execute(sa.insert(migrations_table).values(name=name, applied_at=_now()))
+                connection.execute(
+                    sa.insert(migrations_table).values(name=name, applied_at=utc_now())
+                )
             applied.append(name)
         return applied
 
@@ -192,32 +220,27 @@ class Store:
         self, draft: Draft, edit_hash: str, forked_from: tuple[str, int] | None = None
     ) -> Version:
         """A new house rule with ``draft`` as version 1, under a fresh random slug."""
-        for _ in range(8):
-            slug = "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
-            now = _now()
-            try:
-                with self.engine.begin() as connection:
-                    rule_id = connection.execute(
-                        sa.insert(house_rules)
-                        .values(
-                            slug=slug,
-                            edit_hash=edit_hash,
-                            created_at=now,
-                            updated_at=now,
-                            forked_from_slug=forked_from[0] if forked_from else None,
-                            forked_from_version=forked_from[1] if forked_from else None,
-                        )
-                        .returning(house_rules.c.id)
-                    ).scalar_one()
-                    self._insert_version(connection, rule_id, 1, draft, now)
-            except IntegrityError:
-                if self._slug_taken(slug):
-                    continue  # a rare collision: try another slug
-                raise StorageError("the house rules could not be saved") from None
-            found = self.get(slug, 1)
-            assert found is not None
-            return found
-        raise StorageError("no free short link found; try again")
+        now = utc_now()
+
+        def insert(connection: Connection, slug: str) -> None:
+            rule_id = connection.execute(
+                sa.insert(house_rules)
+                .values(
+                    slug=slug,
+                    edit_hash=edit_hash,
+                    created_at=now,
+                    updated_at=now,
+                    forked_from_slug=forked_from[0] if forked_from else None,
+                    forked_from_version=forked_from[1] if forked_from else None,
+                )
+                .returning(house_rules.c.id)
+            ).scalar_one()
+            self._insert_version(connection, rule_id, 1, draft, now)
+
+        slug = insert_under_fresh_slug(self.engine, insert, self._slug_taken, "house rules")
+        found = self.get(slug, 1)
+        assert found is not None
+        return found
 
     def add_version(self, slug: str, draft: Draft) -> Version:
         """Save ``draft`` as the next version of ``slug``.
@@ -232,7 +255,7 @@ class Store:
         for attempt in range(10):
             if attempt:
                 time.sleep(random.uniform(0, 0.01 * attempt))
-            now = _now()
+            now = utc_now()
             try:
                 with self.engine.begin() as connection:
                     rule_id = connection.execute(
@@ -325,7 +348,7 @@ class Store:
             yaml=row.yaml,
             base=row.base,
             fingerprint=row.fingerprint,
-            created_at=_utc(row.created_at),
+            created_at=as_utc(row.created_at),
             latest=int(row.latest),
             forked_from=forked,
         )

@@ -43,6 +43,47 @@ versions = sa.Table(
     sa.UniqueConstraint("house_rule_id", "number", name="versions_number_unique"),
 )
 
+#: A card table keeping a game's score: pinned to one exact rules version, whose YAML
+#: it keeps (the rules it started under, whatever later versions say).
+card_tables = sa.Table(
+    "card_tables",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("slug", sa.String(16), nullable=False, unique=True),
+    sa.Column("scorer_hash", sa.String(128), nullable=False),
+    sa.Column("rules_ref", sa.String(200), nullable=False),
+    sa.Column("rules_name", sa.String(200), nullable=False),
+    sa.Column("rules_yaml", sa.Text, nullable=False),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    #: JSON: the players' names, in table seats.
+    sa.Column("players", sa.Text, nullable=False),
+    #: JSON: the seats that won the cut for the first deal.
+    sa.Column("first_dealers", sa.Text, nullable=False),
+    #: The number of the table's last event (0 before any): the optimistic lock.
+    sa.Column("last_event", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+#: A table's log, append-only: hands entered, undone, corrected, each numbered.
+table_events = sa.Table(
+    "table_events",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "table_id", sa.Integer, sa.ForeignKey("card_tables.id", ondelete="RESTRICT"), nullable=False
+    ),
+    sa.Column("number", sa.Integer, nullable=False),
+    #: JSON of the event (:func:`ginrules.engine.tablelog.event_to_json`).
+    sa.Column("event", sa.Text, nullable=False),
+    sa.Column("actor", sa.String(100), nullable=False),
+    #: The client's key for this event: a retry with the same key is the same event.
+    sa.Column("request_key", sa.String(64), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("table_id", "number", name="table_events_number_unique"),
+    sa.UniqueConstraint("table_id", "request_key", name="table_events_request_unique"),
+)
+
 migrations_table = sa.Table(
     "schema_migrations",
     metadata,
@@ -55,9 +96,14 @@ def _create_tables(connection: Connection) -> None:
     metadata.create_all(connection, tables=[house_rules, versions])
 
 
+def _create_card_tables(connection: Connection) -> None:
+    metadata.create_all(connection, tables=[card_tables, table_events])
+
+
 #: Named schema steps, in order; each runs once, in its own transaction. The first
 #: creates the tables from the definitions above; a later step that changes a table
 #: must also make this one create the table as it was before that change.
 MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
     ("0001_house_rules_and_versions", _create_tables),
+    ("0002_card_tables_and_their_events", _create_card_tables),
 )

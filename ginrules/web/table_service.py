@@ -1,0 +1,142 @@
+"""Starting a card table and keeping its score: the one service pages and the API call.
+
+A table is pinned to the rules it starts under: their reference (a shipped
+name or ``h/<slug>/v<n>``), their fingerprint, and the rules themselves as
+one file that extends nothing, so a table scores the same whatever its base
+or a later version says. Every change to the score is an event checked by
+replaying the table's whole log with it (the engine's entries and score pad:
+no second scoring), then stored only if nobody stored another first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from ginrules.engine.scorepad import score_pad_class
+from ginrules.engine.tablelog import Event, TableScore, event_from_json, event_to_json, replay
+from ginrules.rules.compile import EngineConfig, compile_ruleset
+from ginrules.rules.load import Ruleset, load_ruleset_text
+from ginrules.web.refs import Loaded
+from ginrules.web.storage import hash_secret, new_secret
+from ginrules.web.table_store import CardTable, Conflict, PinnedRules, StoredEvent, TableStore
+
+#: The longest player name a table keeps.
+NAME_LENGTH = 40
+
+
+class TableRefused(ValueError):
+    """A table that cannot start as asked: ``field`` names the form field at fault."""
+
+    def __init__(self, field: str, reason: str, **params: object) -> None:
+        super().__init__(field, reason, params)
+        self.field = field
+        self.reason = reason
+        self.params = params
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table and its score now, recomputed from its log."""
+
+    table: CardTable
+    config: EngineConfig
+    score: TableScore
+    log: list[StoredEvent]
+
+
+def pinned(loaded: Loaded) -> PinnedRules:
+    """The rules a table keeps: ``loaded`` as one file that extends nothing."""
+    text = standalone_yaml(loaded.ruleset)
+    again = compile_ruleset(load_ruleset_text(text, loaded.ruleset.name, shipped_only=True))
+    # The same rules, whatever the file looks like: the fingerprint says so.
+    assert again.fingerprint == loaded.fingerprint, (again.fingerprint, loaded.fingerprint)
+    return PinnedRules(loaded.ref, loaded.title, text, loaded.fingerprint)
+
+
+def standalone_yaml(ruleset: Ruleset) -> str:
+    """Every knob of the merged rules, written out, with no ``extends``."""
+    document = _thawed(ruleset.document)
+    document.pop("extends", None)
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+
+
+def start(
+    tables: TableStore,
+    loaded: Loaded,
+    players: Sequence[str],
+    first_dealers: Sequence[int],
+) -> tuple[CardTable, str]:
+    """A new table for ``players`` (in seat order) under ``loaded``; returns it and
+    the scorer's secret (only its hash is stored)."""
+    names = tuple(" ".join(str(name).split()) for name in players)
+    pad_class = score_pad_class(loaded.config)
+    if len(names) != pad_class.players:
+        raise TableRefused("players", "count", needed=pad_class.players, got=len(names))
+    for seat, name in enumerate(names):
+        if not name:
+            raise TableRefused(f"players.{seat}", "empty")
+        if len(name) > NAME_LENGTH:
+            raise TableRefused(f"players.{seat}", "too_long", most=NAME_LENGTH)
+    if len(set(name.casefold() for name in names)) != len(names):
+        raise TableRefused("players", "same_name")
+    dealers = tuple(first_dealers)
+    if len(dealers) != len(pad_class.cut_groups) or any(
+        dealer not in group for dealer, group in zip(dealers, pad_class.cut_groups, strict=False)
+    ):
+        raise TableRefused("first_dealers", "not_a_player")
+    secret = new_secret()
+    table = tables.create(pinned(loaded), names, dealers, hash_secret(secret))
+    return table, secret
+
+
+def state(tables: TableStore, slug: str) -> TableState | None:
+    """The table and its score, from its log; None for no such table."""
+    table = tables.get(slug)
+    if table is None:
+        return None
+    config = _config(table)
+    log = tables.events(slug)
+    score = replay(config, table.first_dealers, [event_from_json(e.event) for e in log])
+    return TableState(table, config, score, log)
+
+
+def record(
+    tables: TableStore,
+    slug: str,
+    seen: int,
+    event: Event,
+    actor: str,
+    request_key: str | None = None,
+) -> StoredEvent:
+    """Check ``event`` against the table's log as the client saw it (``seen`` events) and
+    store it. Raises the engine's refusal for an event that cannot be, with nothing
+    stored, and :class:`~ginrules.web.table_store.Conflict` when the table moved on."""
+    if request_key is not None:
+        for stored in tables.events(slug):
+            if stored.request_key == request_key:
+                return stored  # a retry of what is stored already
+    now = state(tables, slug)
+    if now is None:
+        raise KeyError(slug)
+    if seen != now.table.last_event:
+        raise Conflict(now.table.last_event)
+    events = [event_from_json(e.event) for e in now.log]
+    replay(now.config, now.table.first_dealers, [*events, event])
+    return tables.append(slug, seen, event_to_json(event), actor, request_key)
+
+
+def _config(table: CardTable) -> EngineConfig:
+    ruleset = load_ruleset_text(table.rules.yaml, table.rules.name, shipped_only=True)
+    return compile_ruleset(ruleset)
+
+
+def _thawed(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _thawed(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_thawed(item) for item in value]
+    return value
