@@ -115,13 +115,12 @@ def record(
     """Check ``event`` against the table's log as the client saw it (``seen`` events) and
     store it. Raises the engine's refusal for an event that cannot be, with nothing
     stored, and :class:`~ginrules.web.table_store.Conflict` when the table moved on."""
-    if request_key is not None:
-        for stored in tables.events(slug):
-            if stored.request_key == request_key:
-                return stored  # a retry of what is stored already
     now = state(tables, slug)
     if now is None:
         raise KeyError(slug)
+    for stored in now.log:
+        if request_key is not None and stored.request_key == request_key:
+            return stored  # a retry of what is stored already
     if seen != now.table.last_event:
         raise Conflict(now.table.last_event)
     events = [event_from_json(e.event) for e in now.log]
