@@ -182,7 +182,7 @@ def test_a_silent_zero_knock_is_a_plain_knock_only_where_gin_must_be_declared() 
             CountsEntry(HandEnd.KNOCK, 0, 5, 30, Card.parse("4H")),
             EntryProblem.OVER_THE_LIMIT,
             "knocker_deadwood",
-            "this hand's knock limit is 4 (the upcard 4H sets it)",
+            "the knock limit is 4 (the upcard 4H sets it)",
         ),
         (
             "oklahoma",

@@ -100,14 +100,7 @@ def settle_message(error: SettleError) -> str:
     """Why a hand cannot be settled as given."""
     params = dict(error.params)
     if error.reason is Unsettled.OVER_THE_LIMIT:
-        if params["upcard"] is not None:
-            text = _(
-                "the knocker has {deadwood} deadwood; the knock limit is {limit}"
-                " (the upcard {upcard} sets it)"
-            )
-        else:
-            text = _("the knocker has {deadwood} deadwood; the knock limit is {limit}")
-        return text.format(**params)
+        return over_the_limit(params)
     if "cards" in params:
         params["cards"] = ", ".join(str(c) for c in params["cards"])  # type: ignore[attr-defined]
     return _(_UNSETTLED[error.reason]).format(**params)
@@ -131,15 +124,20 @@ def entry_message(error: EntryError) -> str:
     """Why a hand reported at the table cannot be, for the field at fault."""
     params = dict(error.params)
     if error.reason is EntryProblem.OVER_THE_LIMIT:
-        if params["upcard"] is not None:
-            text = _(
-                "the knocker has {deadwood} deadwood; this hand's knock limit is {limit}"
-                " (the upcard {upcard} sets it)"
-            )
-        else:
-            text = _("the knocker has {deadwood} deadwood; the knock limit is {limit}")
-        return text.format(**params)
+        return over_the_limit(params)
     return _(_ENTRY[error.reason]).format(**params)
+
+
+def over_the_limit(params: dict[str, object]) -> str:
+    """A knock over this hand's limit, saying which upcard set it under Oklahoma."""
+    if params["upcard"] is not None:
+        text = _(
+            "the knocker has {deadwood} deadwood; the knock limit is {limit}"
+            " (the upcard {upcard} sets it)"
+        )
+    else:
+        text = _("the knocker has {deadwood} deadwood; the knock limit is {limit}")
+    return text.format(**params)
 
 
 def unreadable_move(error: UnreadableMove) -> str:
