@@ -43,6 +43,9 @@ _YAML_BODIES = [
     "name: Schemathesis undercut\nextends: classic\nhand_scoring:\n  undercut_bonus: 20\n",
 ]
 _OBJECT_BODY = {"name": "Schemathesis object", "extends": "classic"}
+#: A table that starts, and a change any table can take (a dead hand).
+_TABLE_BODY = {"rules": "classic", "players": ["Ana", "Ben"], "first_dealers": [1]}
+_DEAD_HAND = {"seen": 0, "event": {"kind": "hand", "entries": [{"end": "dead"}]}}
 #: The same rulesets as documents: an ``application/yaml`` body is one of these,
 #: serialized as YAML (its top level must be a mapping).
 _YAML_DOCUMENTS = [yaml.safe_load(text) for text in _YAML_BODIES]
@@ -63,6 +66,9 @@ _CONFIG = SchemathesisConfig.from_dict(
                 ("createHouseRule", ["400", "422"]),
                 ("updateHouseRule", ["400", "422"]),
                 ("diff", ["400"]),
+                # Whether the players fit the format, or an event can follow the log.
+                ("createTable", ["422"]),
+                ("addTableEvent", ["422"]),
             )
         ]
     }
@@ -80,6 +86,12 @@ class Known:
     slug: str = ""
     secret: str = ""
     refs: list[str] = field(default_factory=list)
+    #: A card table the generator's requests use, and its scorer key.
+    table: str = ""
+    scorer_key: str = ""
+    #: A second table only the known-request test touches (its first event is 201).
+    quiet_table: str = ""
+    quiet_key: str = ""
 
 
 KNOWN = Known()
@@ -113,6 +125,12 @@ def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         names = [r["ref"] for r in client.get("/api/rulesets").json()["rulesets"]]
         KNOWN.names, KNOWN.slug, KNOWN.secret = names, slug, secret
         KNOWN.refs = [*names[:3], f"h/{slug}", f"h/{slug}/v1", f"h/{slug}/v2"]
+        for attribute in ("table", "quiet_table"):
+            started = client.send_json("POST", "/api/tables", _TABLE_BODY)
+            assert started.status == 201, started.text
+            setattr(KNOWN, attribute, started.json()["slug"])
+            key = "scorer_key" if attribute == "table" else "quiet_key"
+            setattr(KNOWN, key, started.json()["scorer_key"])
         try:
             yield base
         finally:
@@ -138,6 +156,7 @@ def _known(case: Any) -> st.SearchStrategy[Any]:
     parts: dict[str, st.SearchStrategy[Any]] = {}
     if positive(ParameterLocation.PATH):
         real = {
+            "table": st.just(KNOWN.table),
             "slug": st.just(KNOWN.slug),
             "name": st.sampled_from(KNOWN.names),
             "number": st.sampled_from([1, 2]),
@@ -147,11 +166,19 @@ def _known(case: Any) -> st.SearchStrategy[Any]:
         )
     if positive(ParameterLocation.HEADER) and "X-Edit-Secret" in case.headers:
         parts["secret"] = st.just(KNOWN.secret)
+    if positive(ParameterLocation.HEADER) and "X-Scorer-Key" in case.headers:
+        parts["scorer_key"] = st.just(KNOWN.scorer_key)
     if positive(ParameterLocation.QUERY) and case.operation.path == "/api/diff":
         parts["query"] = st.fixed_dictionaries(
             {name: st.sampled_from(KNOWN.refs) for name in ("a", "b") if name in case.query}
         )
-    if positive(ParameterLocation.BODY) and case.method in ("POST", "PUT"):
+    if positive(ParameterLocation.BODY) and case.operation.path.startswith("/api/tables"):
+        if case.operation.path == "/api/tables":
+            parts["body"] = st.just(_TABLE_BODY)
+        else:
+            seen = st.integers(0, 3)  # mostly a stale count by now: 409 with the score
+            parts["body"] = seen.map(lambda n: {**_DEAD_HAND, "seen": n})
+    elif positive(ParameterLocation.BODY) and case.method in ("POST", "PUT"):
         if case.media_type == "application/json":
             parts["body"] = st.sampled_from(
                 [
@@ -169,6 +196,10 @@ def _known(case: Any) -> st.SearchStrategy[Any]:
         if "secret" in values:
             headers = case.headers.copy()
             headers["X-Edit-Secret"] = values["secret"]
+            case.headers = headers
+        if "scorer_key" in values:
+            headers = case.headers.copy()
+            headers["X-Scorer-Key"] = values["scorer_key"]
             case.headers = headers
         if "query" in values:
             case.query = {**case.query, **values["query"]}
@@ -248,13 +279,33 @@ def _known_requests() -> list[tuple[str, str, dict[str, Any], int]]:
             ("GET", f"/h/{{slug}}/{file}", {"path_parameters": {"slug": slug}}, 200)
             for file in ("qr.png", "qr.svg")
         ],
+        (
+            "POST",
+            "/api/tables",
+            {"body": _TABLE_BODY, "media_type": "application/json"},
+            201,
+        ),
+        ("GET", "/api/tables/{table}", {"path_parameters": {"table": "{quiet_table}"}}, 200),
+        (
+            "POST",
+            "/api/tables/{table}/events",
+            {
+                "path_parameters": {"table": "{quiet_table}"},
+                "headers": {"X-Scorer-Key": "{quiet_key}"},
+                "body": _DEAD_HAND,
+                "media_type": "application/json",
+            },
+            201,
+        ),
     ]
 
 
 def _filled(value: Any) -> Any:
     """``value`` with ``{slug}`` and ``{secret}`` in its strings replaced by the real ones."""
     if isinstance(value, str):
-        return value.replace("{slug}", KNOWN.slug).replace("{secret}", KNOWN.secret)
+        for name in ("slug", "secret", "quiet_table", "quiet_key", "table", "scorer_key"):
+            value = value.replace("{" + name + "}", getattr(KNOWN, name))
+        return value
     if isinstance(value, dict):
         return {key: _filled(item) for key, item in value.items()}
     return value
@@ -331,6 +382,24 @@ _HOSTILE: list[tuple[str, str, dict[str, Any], dict[str, str], bytes | None, str
         {"Content-Type": "application/json"},
         b'{"ruleset": {"name": "Lone \\ud800 surrogate", "extends": "classic"}}',
         "a lone surrogate (not Unicode text) in the ruleset's name",
+    ),
+    (
+        "POST",
+        "/api/tables/{table}/events",
+        {"table": "{table}"},
+        {"Content-Type": "application/json", "X-Scorer-Key": "{scorer_key}"},
+        b'{"seen": 0, "event": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+        "a change nested deeper than the parser's recursion limit",
+    ),
+    (
+        "POST",
+        "/api/tables/{table}/events",
+        {"table": "{table}"},
+        {"Content-Type": "application/json", "X-Scorer-Key": "{scorer_key}"},
+        b'{"seen": 0, "event": {"kind": "hand", "entries": [{"knocker": '
+        + b'["AS"]' * 1
+        + b', "defender": 7, "ended_by": 0}]}}',
+        "cards that are not a list of cards",
     ),
     *[
         (

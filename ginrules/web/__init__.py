@@ -32,7 +32,7 @@ class GinrulesFlask(Flask):
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """The site, configured from the environment and then ``overrides``."""
     from ginrules.web import forms, security, settings, storage
-    from ginrules.web.views import api, builder, houserules, prints, rulesets
+    from ginrules.web.views import api, builder, houserules, prints, rulesets, table_api
 
     config = settings.load(overrides)
     app = GinrulesFlask(
@@ -47,7 +47,8 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["code_spans"] = forms.code_spans
     app.jinja_env.filters["departure"] = forms.departure_words
     security.install(app)
-    for area in (rulesets, prints, builder, houserules, api):
+    for area in (rulesets, prints, builder, houserules, api, table_api):
         app.register_blueprint(area.blueprint)
     security.csrf.exempt(api.blueprint)
+    security.csrf.exempt(table_api.blueprint)
     return app

@@ -26,6 +26,10 @@ from ginrules.web.table_store import CardTable, Conflict, PinnedRules, StoredEve
 
 #: The longest player name a table keeps.
 NAME_LENGTH = 40
+#: The longest request key a phone may send (a retry with it is the same change).
+REQUEST_KEY_LENGTH = 64
+#: More changes than any table makes: ``seen`` beyond it is not a real count.
+MAX_SEEN = 1_000_000
 
 
 class TableRefused(ValueError):

@@ -18,4 +18,5 @@ not a code change.
 - :mod:`~ginrules.words.problems`: why an action, an entry, a hand or a record is refused.
 - :mod:`~ginrules.words.examples`: the words of a sheet's worked examples.
 - :mod:`~ginrules.words.simulation`: what a house rule changes, from two simulations.
+- :mod:`~ginrules.words.tables`: a card table: why it cannot start, what a request lacks.
 """

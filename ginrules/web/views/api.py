@@ -17,6 +17,7 @@ from ginrules.rules.diagnostics import Diagnostic
 from ginrules.rules.diff import diff
 from ginrules.rules.yamlsource import MAX_FILE_BYTES
 from ginrules.web import openapi, refs, saving
+from ginrules.web.json_input import BadInput, bad_input, body_text
 from ginrules.web.security import limited
 from ginrules.web.storage import Version, get_store
 from ginrules.web.urls import compiled_json, edit_url, links
@@ -28,19 +29,7 @@ blueprint = Blueprint("api", __name__, url_prefix="/api")
 _JSON_KEYS = {"yaml", "ruleset", "forked_from"}
 
 
-class BadInput(Exception):
-    def __init__(self, status: int, message: str, errors: list[dict[str, Any]] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.errors = errors or []
-
-
-@blueprint.errorhandler(BadInput)
-def bad_input(error: BadInput) -> Response:
-    response = jsonify({"error": error.message, "status": error.status, "errors": error.errors})
-    response.status_code = error.status
-    return response
+blueprint.register_error_handler(BadInput, bad_input)
 
 
 def _summary(loaded: refs.Loaded) -> dict[str, Any]:
@@ -237,17 +226,7 @@ def _saved(version: Version, secret: str | None) -> Response:
 
 def _read_body() -> tuple[str, str]:
     """The ruleset text of a create or update: raw YAML, or JSON ``{"yaml"|"ruleset": ...}``."""
-    raw = request.get_data(cache=False)
-    if len(raw) > current_app.config["MAX_CONTENT_LENGTH"]:
-        abort(413)
-    try:
-        body = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise BadInput(
-            400,
-            f"the body is not valid UTF-8 (byte {error.start})",
-            [{"field": "body", "message": "not UTF-8"}],
-        ) from None
+    body = body_text()
     kind = request.mimetype
     if kind in ("application/yaml", "application/x-yaml", "text/yaml", "text/plain"):
         return body, ""
