@@ -14,6 +14,7 @@
 # rules:  bench_rules.py, loading, validating and compiling rulesets
 # sheets: bench_sheets.py, the classic rule sheet as HTML and PDF, cold and warm
 # web:    bench_web.py, pages, sheets and QR codes under gunicorn against hello-world (wrk)
+# table:  bench_table.py, entering a hand at one of 100 card tables, and two phones reading it
 #
 # The two peer libraries live in bench/.venv only (git-ignored); they are never
 # dependencies of ginrules. ginrules itself is installed there in editable mode
@@ -25,7 +26,7 @@ root="$(cd "$here/.." && pwd)"
 venv="$here/.venv"
 python="${PYTHON:-python3.11}"
 peers=(rlcard==1.2.0 open_spiel==2.0.2)
-benchmarks=(melds engine rules sheets web)
+benchmarks=(melds engine rules sheets web table)
 
 usage() {
     local IFS='|'
@@ -37,7 +38,7 @@ usage() {
 # Check the name before any installing.
 if [ $# -gt 0 ]; then
     case "$1" in
-        melds | engine | rules | sheets | web) ;;
+        melds | engine | rules | sheets | web | table) ;;
         -h | --help)
             usage
             exit 0

@@ -10,6 +10,7 @@ no second scoring), then stored only if nobody stored another first.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -133,8 +134,14 @@ def record(
 
 
 def _config(table: CardTable) -> EngineConfig:
-    ruleset = load_ruleset_text(table.rules.yaml, table.rules.name, shipped_only=True)
-    return compile_ruleset(ruleset)
+    return _compiled(table.rules.yaml, table.rules.name)
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(text: str, name: str) -> EngineConfig:
+    """A table's pinned rules, compiled once per process: they never change, and an
+    ``EngineConfig`` is immutable, so every request for the table shares it."""
+    return compile_ruleset(load_ruleset_text(text, name, shipped_only=True))
 
 
 def _thawed(value: Any) -> Any:
