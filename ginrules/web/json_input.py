@@ -60,10 +60,16 @@ def json_object(keys: frozenset[str]) -> dict[str, Any]:
     return data
 
 
-def text_field(data: dict[str, Any], name: str) -> str:
+def _present(data: dict[str, Any], name: str) -> Any:
+    """The field's value; a 400 naming it when it is missing (or null)."""
     value = data.get(name)
     if value is None:
         raise field_error(400, name, input_problem("missing", name=name))
+    return value
+
+
+def text_field(data: dict[str, Any], name: str) -> str:
+    value = _present(data, name)
     if not isinstance(value, str):
         raise field_error(400, name, input_problem("not_string", name=name))
     return value
@@ -81,19 +87,14 @@ def as_whole(value: object) -> int | None:
 
 
 def whole_field(data: dict[str, Any], name: str) -> int:
-    value = data.get(name)
-    if value is None:
-        raise field_error(400, name, input_problem("missing", name=name))
-    whole = as_whole(value)
+    whole = as_whole(_present(data, name))
     if whole is None:
         raise field_error(400, name, input_problem("not_whole", name=name))
     return whole
 
 
 def list_field(data: dict[str, Any], name: str) -> list[Any]:
-    value = data.get(name)
-    if value is None:
-        raise field_error(400, name, input_problem("missing", name=name))
+    value = _present(data, name)
     if not isinstance(value, list):
         raise field_error(400, name, input_problem("not_list", name=name))
     return value
