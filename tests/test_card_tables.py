@@ -153,8 +153,8 @@ def test_a_phone_that_saw_an_old_score_is_told_and_nothing_is_doubled(store: Sto
 def test_a_retry_with_the_same_request_key_is_the_same_event(store: Store) -> None:
     tables = TableStore(store)
     slug = _classic_table(tables)
-    first = record(tables, slug, 0, DEAD, "Ana", request_key="k-1")
-    again = record(tables, slug, 0, DEAD, "Ana", request_key="k-1")
+    first = record(tables, slug, 0, DEAD, "Ana", request_key="k-1").stored
+    again = record(tables, slug, 0, DEAD, "Ana", request_key="k-1").stored
     assert again.number == first.number == 1
     assert len(tables.events(slug)) == 1
 
@@ -170,7 +170,9 @@ def test_fifty_phones_entering_at_once_leave_a_gap_free_log(store: Store) -> Non
             table = tables.get(slug)
             assert table is not None
             try:
-                return record(tables, slug, table.last_event, DEAD, f"phone {n}", f"key-{n}").number
+                return record(
+                    tables, slug, table.last_event, DEAD, f"phone {n}", f"key-{n}"
+                ).stored.number
             except Conflict:
                 continue
         raise AssertionError(f"phone {n} never got its hand in")
@@ -215,3 +217,22 @@ def test_the_pinned_rules_compile_to_the_same_fingerprint_for_every_shipped_rule
         rules = pinned(loaded)
         again = compile_ruleset(load_ruleset_text(rules.yaml, entry.name, shipped_only=True))
         assert again.fingerprint == loaded.fingerprint
+
+
+def test_the_score_a_change_answers_with_is_the_score_read_afresh(store: Store) -> None:
+    """``record`` replays the log once, with the change: its score is the stored one."""
+    tables = TableStore(store)
+    slug = _classic_table(tables)
+    events: list[HandEntered | LastHandUndone] = [
+        knock(1, 3, 13),
+        knock(0, 2, 20),
+        LastHandUndone(),
+    ]
+    for seen, event in enumerate(events):
+        recorded = record(tables, slug, seen, event, "Ana")
+        fresh = state(tables, slug)
+        assert fresh is not None
+        assert recorded.now.table == fresh.table
+        assert recorded.now.log == fresh.log
+        assert recorded.now.score.pad.snapshot() == fresh.score.pad.snapshot()
+        assert recorded.now.score.hands == fresh.score.hands

@@ -10,6 +10,7 @@ no second scoring), then stored only if nobody stored another first.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -109,6 +110,14 @@ def state(tables: TableStore, slug: str) -> TableState | None:
     return TableState(table, config, score, log)
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """A change stored, and the table's score with it."""
+
+    stored: StoredEvent
+    now: TableState
+
+
 def record(
     tables: TableStore,
     slug: str,
@@ -116,21 +125,35 @@ def record(
     event: Event,
     actor: str,
     request_key: str | None = None,
-) -> StoredEvent:
+) -> Recorded:
     """Check ``event`` against the table's log as the client saw it (``seen`` events) and
     store it. Raises the engine's refusal for an event that cannot be, with nothing
-    stored, and :class:`~ginrules.web.table_store.Conflict` when the table moved on."""
-    now = state(tables, slug)
-    if now is None:
+    stored, and :class:`~ginrules.web.table_store.Conflict` when the table moved on.
+
+    The log is read once and replayed once, with the event: that replay is both the
+    check and the new score."""
+    table = tables.get(slug)
+    if table is None:
         raise KeyError(slug)
-    for stored in now.log:
+    log = tables.events(slug)
+    for stored in log:
         if request_key is not None and stored.request_key == request_key:
-            return stored  # a retry of what is stored already
-    if seen != now.table.last_event:
-        raise Conflict(now.table.last_event)
-    events = [event_from_json(e.event) for e in now.log]
-    replay(now.config, now.table.first_dealers, [*events, event])
-    return tables.append(slug, seen, event_to_json(event), actor, request_key)
+            return _reread(tables, slug, stored)  # a retry of what is stored already
+    if seen != table.last_event:
+        raise Conflict(table.last_event)
+    config = _config(table)
+    score = replay(config, table.first_dealers, [*(event_from_json(e.event) for e in log), event])
+    stored = tables.append(slug, seen, event_to_json(event), actor, request_key)
+    if stored.number != seen + 1 or stored.event != event_to_json(event):
+        return _reread(tables, slug, stored)  # the same request key raced itself and lost
+    moved = dataclasses.replace(table, last_event=stored.number, updated_at=stored.created_at)
+    return Recorded(stored, TableState(moved, config, score, [*log, stored]))
+
+
+def _reread(tables: TableStore, slug: str, stored: StoredEvent) -> Recorded:
+    now = state(tables, slug)
+    assert now is not None
+    return Recorded(stored, now)
 
 
 def _config(table: CardTable) -> EngineConfig:

@@ -127,16 +127,14 @@ def add_event(slug: str) -> tuple[Response, int]:
     except (KeyError, TypeError, ValueError, AttributeError):
         raise field_error(422, "event", input_problem("not_event", name="event")) from None
     try:
-        stored = record(tables, slug, seen, event, _actor(), request_key)
+        recorded = record(tables, slug, seen, event, _actor(), request_key)
     except Conflict as moved:
         return _moved_on(slug, seen, moved.current), 409
     except EntryError as refused:
         raise field_error(422, f"event.{refused.field}", message(refused)) from None
     except Refusal as refused:
         raise field_error(422, "event", message(refused)) from None
-    now = state(tables, slug)
-    assert now is not None
-    return _answer(now, stored), 201
+    return _answer(recorded.now, recorded.stored), 201
 
 
 def _actor() -> str:
