@@ -30,6 +30,8 @@ class Settlement:
     margin: int
     #: ``margin`` times the stake per point.
     payment: float
+    #: The game bonus in ``winner_total`` (the shutout's own bonus on a shutout).
+    game_bonus: int
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +54,9 @@ class GameResult:
     boxes: tuple[int, ...]
     hands: int
     settlements: tuple[Settlement, ...]
+    #: Each side's boxes times the box bonus, added to its total at the end of the
+    #: game (zeros when boxes count as they are won: they are in ``points``).
+    box_points: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,8 +133,14 @@ class Scoreboard:
                     total(loser),
                     margin,
                     margin * config.stake_per_point,
+                    game_bonus,
                 )
             )
         return GameResult(
-            winner, tuple(self.points), tuple(self.boxes), self.hands, tuple(settlements)
+            winner,
+            tuple(self.points),
+            tuple(self.boxes),
+            self.hands,
+            tuple(settlements),
+            tuple(boxes * box_bonus for boxes in self.boxes),
         )

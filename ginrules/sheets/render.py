@@ -25,12 +25,13 @@ from ginrules.rules import locate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.examples import worked_examples
+from ginrules.sheets.filled import PadFill
 from ginrules.sheets.marks import Marks
 from ginrules.sheets.origins import Origins, rule_origins
 from ginrules.sheets.qr import qr_data_uri
 from ginrules.sheets.templating import sheet_environment
 from ginrules.words.departures import legend_text
-from ginrules.words.i18n import current_locale
+from ginrules.words.i18n import current_locale, format_number
 from ginrules.words.values import value_words
 
 Paper = Literal["a4", "letter"]
@@ -172,8 +173,32 @@ def _render_sheet(
     return page, origins
 
 
+def filled_scorepad_html(
+    ruleset: Ruleset, fill: PadFill, options: SheetOptions | None = None
+) -> str:
+    """The score pad of ``ruleset`` with a played game written in (see
+    :mod:`ginrules.sheets.filled`), as HTML. Not cached: a table's pad changes."""
+    config = compile_ruleset(ruleset)
+    assert fill.fingerprint == config.fingerprint, "a pad is filled under its own rules"
+    page, _ = _render(
+        "scorepad", ruleset, config, (options or SheetOptions()).for_ruleset(ruleset), fill
+    )
+    return page
+
+
+def filled_scorepad_pdf(
+    ruleset: Ruleset, fill: PadFill, options: SheetOptions | None = None
+) -> bytes:
+    """The filled score pad as a PDF (more hands than a sheet holds run onto more pages)."""
+    return _to_pdf(filled_scorepad_html(ruleset, fill, options))
+
+
 def _render(
-    document: Document, ruleset: Ruleset, config: EngineConfig, options: SheetOptions
+    document: Document,
+    ruleset: Ruleset,
+    config: EngineConfig,
+    options: SheetOptions,
+    fill: PadFill | None = None,
 ) -> tuple[str, Origins | None]:
     """The page, and the origins its appendix listed (None for a page without one)."""
     marks = Marks(ruleset)
@@ -234,6 +259,8 @@ def _render(
             legend=legend_text(marks.base_name),
             qr=qr_data_uri(options.url),
             paragraphs=_paragraphs,
+            fill=fill,
+            number_words=format_number,
         )
     )
     return page, listed[0] if listed else None
@@ -253,6 +280,8 @@ __all__ = [
     "Paper",
     "SheetOptions",
     "default_base_url",
+    "filled_scorepad_html",
+    "filled_scorepad_pdf",
     "online_url",
     "scorepad_html",
     "scorepad_pdf",
