@@ -14,7 +14,7 @@
 # rules:  bench_rules.py, loading, validating and compiling rulesets
 # sheets: bench_sheets.py, the classic rule sheet as HTML and PDF, cold and warm
 # web:    bench_web.py, pages, sheets and QR codes under gunicorn against hello-world (wrk)
-# table:  bench_table.py, entering a hand at one of 100 card tables, and two phones reading it
+# table:  bench_table.py, entering a hand at one of 100 card tables, pushed live to two phones each
 #
 # The two peer libraries live in bench/.venv only (git-ignored); they are never
 # dependencies of ginrules. ginrules itself is installed there in editable mode

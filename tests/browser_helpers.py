@@ -177,3 +177,35 @@ def horizontal_overflow(page: Page) -> int:
         "document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     return int(overflow)
+
+
+@contextmanager
+def phones(count: int, width: int = 390, height: int = 844) -> Iterator[list[Visit]]:
+    """``count`` phones: one headless Chromium, a fresh context (its own storage,
+    like a phone of its own) per phone at ``width`` px, each page watched."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed (scripts/system-deps.sh); a failure under CI")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - a dev dependency
+        pytest.skip("playwright is not installed (pip install -e '.[dev]'); a failure under CI")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            visits = []
+            for _ in range(count):
+                context = browser.new_context(
+                    viewport={"width": width, "height": height},
+                    accept_downloads=True,
+                    has_touch=True,
+                )
+                context.set_default_timeout(TIMEOUT_MS)
+                context.set_default_navigation_timeout(TIMEOUT_MS)
+                context.add_init_script(_REPORT_CSP)
+                visit = Visit(context.new_page())
+                visit.watch()
+                visits.append(visit)
+            yield visits
+        finally:
+            browser.close()

@@ -46,6 +46,14 @@ _OBJECT_BODY = {"name": "Schemathesis object", "extends": "classic"}
 #: A table that starts, and a change any table can take (a dead hand).
 _TABLE_BODY = {"rules": "classic", "players": ["Ana", "Ben"], "first_dealers": [1]}
 _DEAD_HAND = {"seen": 0, "event": {"kind": "hand", "entries": [{"end": "dead"}]}}
+#: A hand that ends classic's game: gin against 90 deadwood is 115.
+_GIN_90 = {
+    "seen": 0,
+    "event": {"kind": "hand", "entries": [{"end": "gin", "ended_by": 0, "defender_deadwood": 90}]},
+}
+#: A game against the bot that starts (the same deal each time), and moves to send it.
+_BOT_BODY = {"rules": "classic", "bot": "strong", "seed": 7}
+_BOT_MOVES = [{"action": "pass"}, {"action": "draw"}, {"action": "take"}]
 #: The same rulesets as documents: an ``application/yaml`` body is one of these,
 #: serialized as YAML (its top level must be a mapping).
 _YAML_DOCUMENTS = [yaml.safe_load(text) for text in _YAML_BODIES]
@@ -69,6 +77,13 @@ _CONFIG = SchemathesisConfig.from_dict(
                 # Whether the players fit the format, or an event can follow the log.
                 ("createTable", ["422"]),
                 ("addTableEvent", ["422"]),
+                # Whether the rules name a ruleset, or a move is legal now.
+                ("createBotGame", ["422"]),
+                ("addBotMove", ["422"]),
+                # Whether the rules compile to their fingerprint, the log replays.
+                ("importTable", ["422"]),
+                # Whether the game is over yet.
+                ("startNextGame", ["422"]),
             )
         ]
     }
@@ -92,6 +107,18 @@ class Known:
     #: A second table only the known-request test touches (its first event is 201).
     quiet_table: str = ""
     quiet_key: str = ""
+    #: A game against the bot the generator's requests use, and its player key; a
+    #: second game only the known-request test touches, and a move it may take first.
+    bot_game: str = ""
+    player_key: str = ""
+    quiet_bot_game: str = ""
+    quiet_player_key: str = ""
+    quiet_move: str = ""
+    #: A table whose game is over (one gin), and its scorer key: its next game starts.
+    over_table: str = ""
+    over_key: str = ""
+    #: A table's export with one change in its log: an import body that is taken.
+    export: dict[str, Any] = field(default_factory=dict)
 
 
 KNOWN = Known()
@@ -131,6 +158,26 @@ def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             setattr(KNOWN, attribute, started.json()["slug"])
             key = "scorer_key" if attribute == "table" else "quiet_key"
             setattr(KNOWN, key, started.json()["scorer_key"])
+        over = client.send_json("POST", "/api/tables", _TABLE_BODY)
+        KNOWN.over_table, KNOWN.over_key = over.json()["slug"], over.json()["scorer_key"]
+        won = client.send_json(
+            "POST",
+            f"/api/tables/{KNOWN.over_table}/events",
+            _GIN_90,
+            {"X-Scorer-Key": KNOWN.over_key},
+        )
+        assert won.status == 201 and won.json()["finished"], won.text
+        for prefix in ("", "quiet_"):
+            dealt = client.send_json("POST", "/api/bots", _BOT_BODY)
+            assert dealt.status == 201, dealt.text
+            setattr(KNOWN, f"{prefix}bot_game", dealt.json()["slug"])
+            setattr(KNOWN, f"{prefix}player_key", dealt.json()["player_key"])
+        first = next(m for m in dealt.json()["moves"] if m["card"] is None)
+        KNOWN.quiet_move = first["action"]["action"]
+        exported = client.get(f"/t/{KNOWN.table}/table.json")
+        assert exported.status == 200, exported.text
+        event = {"number": 1, "actor": "Ana", "at": "2026-05-01T20:15:00+00:00"}
+        KNOWN.export = {**exported.json(), "events": [{**event, "event": _DEAD_HAND["event"]}]}
         try:
             yield base
         finally:
@@ -157,6 +204,7 @@ def _known(case: Any) -> st.SearchStrategy[Any]:
     if positive(ParameterLocation.PATH):
         real = {
             "table": st.just(KNOWN.table),
+            "game": st.just(KNOWN.bot_game),
             "slug": st.just(KNOWN.slug),
             "name": st.sampled_from(KNOWN.names),
             "number": st.sampled_from([1, 2]),
@@ -168,6 +216,8 @@ def _known(case: Any) -> st.SearchStrategy[Any]:
         parts["secret"] = st.just(KNOWN.secret)
     if positive(ParameterLocation.HEADER) and "X-Scorer-Key" in case.headers:
         parts["scorer_key"] = st.just(KNOWN.scorer_key)
+    if positive(ParameterLocation.HEADER) and "X-Player-Key" in case.headers:
+        parts["player_key"] = st.just(KNOWN.player_key)
     if positive(ParameterLocation.QUERY) and case.operation.path == "/api/diff":
         parts["query"] = st.fixed_dictionaries(
             {name: st.sampled_from(KNOWN.refs) for name in ("a", "b") if name in case.query}
@@ -175,9 +225,17 @@ def _known(case: Any) -> st.SearchStrategy[Any]:
     if positive(ParameterLocation.BODY) and case.operation.path.startswith("/api/tables"):
         if case.operation.path == "/api/tables":
             parts["body"] = st.just(_TABLE_BODY)
+        elif case.operation.path == "/api/tables/import":
+            parts["body"] = st.just(KNOWN.export)
         else:
             seen = st.integers(0, 3)  # mostly a stale count by now: 409 with the score
             parts["body"] = seen.map(lambda n: {**_DEAD_HAND, "seen": n})
+    elif positive(ParameterLocation.BODY) and case.operation.path.startswith("/api/bots"):
+        if case.operation.path == "/api/bots":
+            parts["body"] = st.just(_BOT_BODY)
+        else:  # mostly a stale count or a move not legal now: 409 or 422
+            moves = st.tuples(st.integers(0, 3), st.sampled_from(_BOT_MOVES))
+            parts["body"] = moves.map(lambda m: {"seen": m[0], "action": m[1]})
     elif positive(ParameterLocation.BODY) and case.method in ("POST", "PUT"):
         if case.media_type == "application/json":
             parts["body"] = st.sampled_from(
@@ -200,6 +258,10 @@ def _known(case: Any) -> st.SearchStrategy[Any]:
         if "scorer_key" in values:
             headers = case.headers.copy()
             headers["X-Scorer-Key"] = values["scorer_key"]
+            case.headers = headers
+        if "player_key" in values:
+            headers = case.headers.copy()
+            headers["X-Player-Key"] = values["player_key"]
             case.headers = headers
         if "query" in values:
             case.query = {**case.query, **values["query"]}
@@ -297,13 +359,62 @@ def _known_requests() -> list[tuple[str, str, dict[str, Any], int]]:
             },
             201,
         ),
+        (
+            "POST",
+            "/api/tables/{table}/next",
+            {
+                "path_parameters": {"table": "{over_table}"},
+                "headers": {"X-Scorer-Key": "{over_key}"},
+                "body": {"seen": 1, "rules": "same"},
+                "media_type": "application/json",
+            },
+            201,
+        ),
+        (
+            "GET",
+            "/api/tables/{table}/scorer-link",
+            {
+                "path_parameters": {"table": "{quiet_table}"},
+                "headers": {"X-Scorer-Key": "{quiet_key}"},
+            },
+            200,
+        ),
+        ("POST", "/api/bots", {"body": _BOT_BODY, "media_type": "application/json"}, 201),
+        ("GET", "/api/bots/{game}", {"path_parameters": {"game": "{quiet_bot_game}"}}, 200),
+        (
+            "POST",
+            "/api/bots/{game}/actions",
+            {
+                "path_parameters": {"game": "{quiet_bot_game}"},
+                "headers": {"X-Player-Key": "{quiet_player_key}"},
+                "body": {"seen": 0, "action": {"action": "{quiet_move}"}},
+                "media_type": "application/json",
+            },
+            201,
+        ),
+        (
+            "POST",
+            "/api/tables/import",
+            {"body": "{export}", "media_type": "application/json"},
+            201,
+        ),
+        *[
+            ("GET", f"/t/{{table}}/{file}", {"path_parameters": {"table": "{quiet_table}"}}, 200)
+            for file in ("pad", "pad.pdf", "hands.csv", "table.json")
+        ],
     ]
 
 
 def _filled(value: Any) -> Any:
-    """``value`` with ``{slug}`` and ``{secret}`` in its strings replaced by the real ones."""
+    """``value`` with ``{slug}`` and ``{secret}`` in its strings replaced by the real ones
+    (and ``{export}`` by a table's export)."""
+    if value == "{export}":
+        return KNOWN.export
     if isinstance(value, str):
-        for name in ("slug", "secret", "quiet_table", "quiet_key", "table", "scorer_key"):
+        names: tuple[str, ...] = ("slug", "secret", "quiet_table", "quiet_key")
+        names = (*names, "over_table", "over_key", "table", "scorer_key")
+        bots = ("quiet_bot_game", "quiet_player_key", "quiet_move", "bot_game", "player_key")
+        for name in (*names, *bots):
             value = value.replace("{" + name + "}", getattr(KNOWN, name))
         return value
     if isinstance(value, dict):
@@ -393,6 +504,22 @@ _HOSTILE: list[tuple[str, str, dict[str, Any], dict[str, str], bytes | None, str
     ),
     (
         "POST",
+        "/api/bots/{game}/actions",
+        {"game": "{bot_game}"},
+        {"Content-Type": "application/json", "X-Player-Key": "{player_key}"},
+        b'{"seen": 0, "action": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+        "a move nested deeper than the parser's recursion limit",
+    ),
+    (
+        "POST",
+        "/api/bots/{game}/actions",
+        {"game": "{bot_game}"},
+        {"Content-Type": "application/json", "X-Player-Key": "{player_key}"},
+        b'{"seen": 0, "action": {"action": "defend", "layoffs": [{"card": "AS", "meld": 1e400}]}}',
+        "a lay-off onto a meld numbered beyond any float",
+    ),
+    (
+        "POST",
         "/api/tables/{table}/events",
         {"table": "{table}"},
         {"Content-Type": "application/json", "X-Scorer-Key": "{scorer_key}"},
@@ -400,6 +527,16 @@ _HOSTILE: list[tuple[str, str, dict[str, Any], dict[str, str], bytes | None, str
         + b'["AS"]' * 1
         + b', "defender": 7, "ended_by": 0}]}}',
         "cards that are not a list of cards",
+    ),
+    (
+        "POST",
+        "/api/tables/import",
+        {},
+        {"Content-Type": "application/json"},
+        b'{"ginrules_table": 1, "players": ["A", "B"], "first_dealers": [0], "rules": '
+        + b'{"ref": "classic", "name": "C", "fingerprint": "x", "yaml": "a: &a [*a]"}, '
+        + b'"events": []}',
+        "rules whose YAML is a recursive alias",
     ),
     *[
         (

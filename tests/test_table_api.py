@@ -104,7 +104,12 @@ def test_a_stale_phone_gets_409_with_the_score_and_a_retry_is_never_doubled(
 @pytest.mark.parametrize(
     ("body", "status", "field", "words"),
     [
-        ({"seen": 0, "event": knock(0, 11, 30)}, 422, "event.knocker_deadwood", "limit is 10"),
+        (
+            {"seen": 0, "event": knock(0, 11, 30)},
+            422,
+            "event.entries.0.knocker_deadwood",
+            "limit is 10",
+        ),
         (
             {
                 "seen": 0,
@@ -114,7 +119,7 @@ def test_a_stale_phone_gets_409_with_the_score_and_a_retry_is_never_doubled(
                 },
             },
             422,
-            "event.knocker_deadwood",
+            "event.entries.0.knocker_deadwood",
             "4 deadwood",
         ),
         ({"seen": 0, "event": {"kind": "undo"}}, 422, "event", "no hand"),

@@ -108,7 +108,9 @@ def register(add: AddCommand) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=int, default=5000, help="port (5000)")
     serve.add_argument("--workers", type=int, default=2, help="worker processes (2)")
-    serve.add_argument("--threads", type=int, default=4, help="threads per worker (4)")
+    serve.add_argument(
+        "--threads", type=int, default=16, help="threads per worker (16; a live table holds one)"
+    )
     serve.add_argument("--access-log", action="store_true", help="log every request")
     db = add(
         "db",

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from enum import StrEnum
 from functools import cache
 
 from ginrules.cards import Card
 from ginrules.engine.scorepad import HandReport, Seating
-from ginrules.engine.scoring import DEAD_SCORE, HandEnd, HandScore, score_hand
+from ginrules.engine.scoring import DEAD_SCORE, HandEnd, HandScore, Showdown, score_hand
 from ginrules.engine.settle import settle
 from ginrules.melds import rank_value
 from ginrules.refusal import Refusal
@@ -66,6 +67,8 @@ class EntryError(Refusal):
     def __init__(self, problem: EntryProblem, *, field: str, **params: object) -> None:
         super().__init__(problem, field=field, **params)
         self.field = field
+        #: Which entry of the hand (a partnership enters two), once a log knows it.
+        self.entry = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,8 @@ class ScoredEntry:
     report: HandReport
     #: The knocker as a table seat (None for a dead hand).
     knocker: int | None
+    #: How the engine settled a hand entered card by card: melds, lay-offs, score.
+    showdown: Showdown | None = dataclass_field(default=None, compare=False)
 
 
 def most_deadwood(config: EngineConfig) -> int:
@@ -199,7 +204,7 @@ def score_cards(config: EngineConfig, seating: Seating, entry: CardsEntry) -> Sc
             upcard=entry.upcard,
             declared=entry.declared,
         )
-    return ScoredEntry(showdown.score, _report(seating, knocker, showdown.score), knocker)
+    return ScoredEntry(showdown.score, _report(seating, knocker, showdown.score), knocker, showdown)
 
 
 def _knocker(seating: Seating, ended_by: int | None) -> int:

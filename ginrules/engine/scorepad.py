@@ -200,6 +200,11 @@ class ScorePad:
         """Who plays the next hand and who deals."""
         raise NotImplementedError
 
+    def next_first_dealers(self) -> tuple[int, ...]:
+        """Who deals first (one seat per cut group) in a game that follows this one:
+        the dealer these rules give the hand after the last."""
+        raise NotImplementedError
+
     def _enter(self, reports: Sequence[HandReport], seatings: Sequence[Seating]) -> None:
         """Enter one checked hand into the running state."""
         raise NotImplementedError
@@ -338,6 +343,9 @@ class TwoPlayerPad(ScorePad):
     def next_deal(self) -> NextDeal:
         return NextDeal((Seating((0, 1), self.dealer),))
 
+    def next_first_dealers(self) -> tuple[int, ...]:
+        return (self.dealer,)
+
     def _enter(self, reports: Sequence[HandReport], seatings: Sequence[Seating]) -> None:
         ((report, seating),) = zip(reports, seatings, strict=True)
         self._score(report)
@@ -417,6 +425,12 @@ class PartnershipPad(ScorePad):
             )
         )
 
+    def next_first_dealers(self) -> tuple[int, ...]:
+        return tuple(
+            group[0] if group[0] % 2 == team else group[1]
+            for group, team in zip(self.cut_groups, self.dealing_team, strict=True)
+        )
+
     def _enter(self, reports: Sequence[HandReport], seatings: Sequence[Seating]) -> None:
         net = 0
         for report in reports:
@@ -453,6 +467,9 @@ class ThreeHandedPad(ScorePad):
         first = (self.dealer + 1) % 3
         second = (self.dealer + 2) % 3
         return NextDeal((Seating((first, second), 1),), sitting_out=self.dealer)
+
+    def next_first_dealers(self) -> tuple[int, ...]:
+        return (self.dealer,)
 
     def _enter(self, reports: Sequence[HandReport], seatings: Sequence[Seating]) -> None:
         ((report, seating),) = zip(reports, seatings, strict=True)

@@ -11,6 +11,9 @@ correcting one are events too, so the table's history is the log itself.
 - :class:`LastHandUndone`: the last hand still standing is taken back.
 - :class:`HandCorrected`: hand ``number`` (1-based) is replaced and every
   hand after it rescored.
+- :class:`NextGame`: the game is over and the same players went on to the
+  next one, at another table (``slug``), under the rules it names: the same
+  version, or a newer one the players chose. Nothing follows it.
 
 :func:`replay` raises the entry's or the pad's refusal (:class:`EntryError`,
 :class:`~ginrules.engine.settle.SettleError`, :class:`ScorePadError`) for an
@@ -22,12 +25,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ginrules.cards import Card
-from ginrules.engine.entries import CardsEntry, CountsEntry, ScoredEntry, score_cards, score_counts
-from ginrules.engine.scorepad import PadEntry, PadProblem, ScorePad, ScorePadError, new_score_pad
+from ginrules.engine.entries import (
+    CardsEntry,
+    CountsEntry,
+    EntryError,
+    ScoredEntry,
+    score_cards,
+    score_counts,
+)
+from ginrules.engine.scorepad import (
+    PadEntry,
+    PadProblem,
+    ScorePad,
+    ScorePadError,
+    Seating,
+    new_score_pad,
+)
 from ginrules.engine.scoring import HandEnd
+from ginrules.refusal import Refusal
 from ginrules.rules.compile import EngineConfig
 
 #: One two-player hand as the table reported it.
@@ -54,7 +73,32 @@ class HandCorrected:
     entries: tuple[Entry, ...]
 
 
-Event = HandEntered | LastHandUndone | HandCorrected
+@dataclass(frozen=True, slots=True)
+class NextGame:
+    """The players went on to the next game at table ``slug``, under ``rules``
+    (a reference) with ``fingerprint``: the table's log ends here."""
+
+    slug: str
+    rules: str
+    fingerprint: str
+
+
+Event = HandEntered | LastHandUndone | HandCorrected | NextGame
+
+
+class TableProblem(StrEnum):
+    """Why a change does not fit the table's log (words in :mod:`ginrules.words`)."""
+
+    #: The next game has started at another table: this one takes no more changes.
+    MOVED_ON = "moved_on"
+    #: The next game starts only when this one is over.
+    NOT_OVER = "not_over"
+
+
+class TableError(Refusal):
+    """A change the table's log cannot take; ``reason`` and ``params`` say why."""
+
+    reason: TableProblem
 
 
 @dataclass
@@ -64,6 +108,8 @@ class TableScore:
     pad: ScorePad
     #: For each hand standing, its entries and how the engine scored each.
     hands: list[tuple[tuple[Entry, ...], tuple[ScoredEntry, ...]]]
+    #: Where the players went on to, once the game is over.
+    next_game: NextGame | None = None
 
 
 def replay(
@@ -72,18 +118,27 @@ def replay(
     """The score after ``events``, in order; raises the refusal of the first event
     that cannot follow the ones before it."""
     standing: list[tuple[Entry, ...]] = []
+    moved: NextGame | None = None
     for event in events:
+        if moved is not None:
+            raise TableError(TableProblem.MOVED_ON, slug=moved.slug)
         if isinstance(event, HandEntered):
             standing.append(event.entries)
         elif isinstance(event, LastHandUndone):
             if not standing:
                 raise ScorePadError(PadProblem.NO_SUCH_ENTRY, index=0)
             standing.pop()
+        elif isinstance(event, NextGame):
+            if not _score(config, first_dealers, standing).pad.finished:
+                raise TableError(TableProblem.NOT_OVER)
+            moved = event
         else:
             if not 1 <= event.number <= len(standing):
                 raise ScorePadError(PadProblem.NO_SUCH_ENTRY, index=event.number)
             standing[event.number - 1] = event.entries
-    return _score(config, first_dealers, standing)
+    score = _score(config, first_dealers, standing)
+    score.next_game = moved
+    return score
 
 
 def _score(
@@ -98,14 +153,22 @@ def _score(
         if len(entries) != len(seatings):
             raise ScorePadError(PadProblem.HAND_COUNT, expected=len(seatings), got=len(entries))
         scored = tuple(
-            score_counts(config, seating, entry)
-            if isinstance(entry, CountsEntry)
-            else score_cards(config, seating, entry)
-            for entry, seating in zip(entries, seatings, strict=True)
+            _scored(config, seating, entry, index)
+            for index, (entry, seating) in enumerate(zip(entries, seatings, strict=True))
         )
         pad.add(PadEntry(tuple(s.report for s in scored)))
         hands.append((entries, scored))
     return TableScore(pad, hands)
+
+
+def _scored(config: EngineConfig, seating: Seating, entry: Entry, index: int) -> ScoredEntry:
+    try:
+        if isinstance(entry, CountsEntry):
+            return score_counts(config, seating, entry)
+        return score_cards(config, seating, entry)
+    except EntryError as refused:
+        refused.entry = index  # which of a partnership's two hands
+        raise
 
 
 # -- JSON, as the log is stored and as the API takes it --------------------------------
@@ -163,6 +226,13 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"kind": "hand", "entries": [entry_to_json(e) for e in event.entries]}
     if isinstance(event, LastHandUndone):
         return {"kind": "undo"}
+    if isinstance(event, NextGame):
+        return {
+            "kind": "next",
+            "slug": event.slug,
+            "rules": event.rules,
+            "fingerprint": event.fingerprint,
+        }
     return {
         "kind": "correct",
         "number": event.number,
@@ -174,6 +244,8 @@ def event_from_json(data: Mapping[str, Any]) -> Event:
     kind = data["kind"]
     if kind == "undo":
         return LastHandUndone()
+    if kind == "next":
+        return NextGame(str(data["slug"]), str(data["rules"]), str(data["fingerprint"]))
     entries = tuple(entry_from_json(e) for e in data["entries"])
     if kind == "hand":
         return HandEntered(entries)

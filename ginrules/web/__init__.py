@@ -32,7 +32,18 @@ class GinrulesFlask(Flask):
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """The site, configured from the environment and then ``overrides``."""
     from ginrules.web import forms, security, settings, storage
-    from ginrules.web.views import api, builder, houserules, prints, rulesets, table_api
+    from ginrules.web.views import (
+        api,
+        bot_game,
+        builder,
+        houserules,
+        prints,
+        rulesets,
+        table_api,
+        table_files,
+        table_live,
+        table_pages,
+    )
 
     config = settings.load(overrides)
     app = GinrulesFlask(
@@ -47,8 +58,12 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["code_spans"] = forms.code_spans
     app.jinja_env.filters["departure"] = forms.departure_words
     security.install(app)
-    for area in (rulesets, prints, builder, houserules, api, table_api):
+    for area in (rulesets, prints, builder, houserules, api, table_api, table_live, table_pages):
         app.register_blueprint(area.blueprint)
+    app.register_blueprint(table_files.blueprint)
+    app.register_blueprint(bot_game.blueprint)
+    app.register_blueprint(bot_game.api)
     security.csrf.exempt(api.blueprint)
     security.csrf.exempt(table_api.blueprint)
+    security.csrf.exempt(bot_game.api)
     return app

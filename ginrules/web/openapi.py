@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ginrules import __version__
-from ginrules.web import openapi_tables
+from ginrules.web import openapi_bot, openapi_tables
 from ginrules.web.refs import SHIPPED_NAME_PATTERN
 from ginrules.web.storage import MAX_VERSION, SLUG_PATTERN
 
@@ -270,10 +270,12 @@ def document(base_url: str) -> dict[str, Any]:
                 "getShareQrSvg", "The short link's QR code (SVG)", "image/svg+xml", slug_param
             ),
             **openapi_tables.paths(),
+            **openapi_bot.paths(),
         },
         "components": {
             "schemas": {
                 **openapi_tables.schemas(),
+                **openapi_bot.schemas(),
                 "Error": {
                     "type": "object",
                     "required": ["error", "status"],

@@ -5,6 +5,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ginrules.web.storage import SLUG_PATTERN
+from ginrules.web.table_files import EXPORT_VERSION
+from ginrules.web.table_import import (
+    ACTOR_LENGTH,
+    MAX_EVENTS,
+    RULES_REF_PATTERN,
+    RULES_TEXT_LENGTH,
+)
 from ginrules.web.table_service import MAX_SEEN, NAME_LENGTH, REQUEST_KEY_LENGTH
 
 _TABLE_PARAM: Final = {
@@ -12,6 +19,14 @@ _TABLE_PARAM: Final = {
     "in": "path",
     "required": True,
     "schema": {"type": "string", "pattern": f"^{SLUG_PATTERN}$"},
+}
+
+
+_SCORER_KEY: Final = {
+    "name": "X-Scorer-Key",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string"},
 }
 
 
@@ -26,8 +41,64 @@ def _refused(description: str) -> dict[str, Any]:
     return _answer("Error", description)
 
 
+#: What each of a table's files is.
+_FILE_SCHEMAS: Final[dict[str, dict[str, Any]]] = {
+    "text/html": {"type": "string"},
+    "text/csv": {"type": "string"},
+    "application/pdf": {"type": "string", "format": "binary"},
+    "application/json": {"$ref": "#/components/schemas/TableExport"},
+}
+
+
+def _table_file(operation: str, summary: str, mimetype: str) -> dict[str, Any]:
+    """A table's file: anyone with the table's link may read it."""
+    schema = _FILE_SCHEMAS[mimetype]
+    return {
+        "get": {
+            "summary": summary,
+            "operationId": operation,
+            "parameters": [_TABLE_PARAM],
+            "responses": {
+                "200": {"description": summary, "content": {mimetype: {"schema": schema}}},
+                "304": {"description": "Not modified"},
+                "404": {
+                    "description": "No table",
+                    "content": {
+                        "text/html": {"schema": {"type": "string"}},
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}},
+                    },
+                },
+            },
+        }
+    }
+
+
 def paths() -> dict[str, Any]:
     return {
+        "/api/tables/import": {
+            "post": {
+                "summary": "Import table",
+                "operationId": "importTable",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/TableExport"}}
+                    },
+                },
+                "responses": {
+                    "201": _answer("TableStarted", "Table imported"),
+                    "400": _refused("Unreadable body"),
+                    "413": _refused("Too large"),
+                    "415": _refused("Not JSON"),
+                    "422": _refused("Cannot import"),
+                    "429": _refused("Too many"),
+                },
+            }
+        },
+        "/t/{table}/pad": _table_file("getTablePad", "Filled pad", "text/html"),
+        "/t/{table}/pad.pdf": _table_file("getTablePadPdf", "Pad PDF", "application/pdf"),
+        "/t/{table}/hands.csv": _table_file("getTableHands", "Hands CSV", "text/csv"),
+        "/t/{table}/table.json": _table_file("exportTable", "Table export", "application/json"),
         "/api/tables": {
             "post": {
                 "summary": "Start table",
@@ -55,6 +126,44 @@ def paths() -> dict[str, Any]:
                 "parameters": [_TABLE_PARAM],
                 "responses": {
                     "200": _answer("Table", "The score"),
+                    "404": _refused("No table"),
+                },
+            }
+        },
+        "/api/tables/{table}/next": {
+            "post": {
+                "summary": "Next game",
+                "operationId": "startNextGame",
+                "parameters": [_TABLE_PARAM, _SCORER_KEY],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/NextGame"}}
+                    },
+                },
+                "responses": {
+                    "201": _answer("TableChanged", "Game started"),
+                    "400": _refused("Unreadable body"),
+                    "401": _refused("No key"),
+                    "403": _refused("Wrong key"),
+                    "404": _refused("No table"),
+                    "409": _answer("TableMovedOn", "Stale score"),
+                    "413": _refused("Too large"),
+                    "415": _refused("Not JSON"),
+                    "422": _refused("Not over"),
+                    "429": _refused("Too many"),
+                },
+            }
+        },
+        "/api/tables/{table}/scorer-link": {
+            "get": {
+                "summary": "Scoring link",
+                "operationId": "getScorerLink",
+                "parameters": [_TABLE_PARAM, _SCORER_KEY],
+                "responses": {
+                    "200": _answer("ScorerLink", "Link and QR"),
+                    "401": _refused("No key"),
+                    "403": _refused("Wrong key"),
                     "404": _refused("No table"),
                 },
             }
@@ -149,9 +258,12 @@ def schemas() -> dict[str, Any]:
             "hands": {"type": "array", "items": {"type": "object"}},
             "results": {"type": "array", "items": {"type": "object"}},
             "log": {"type": "array", "items": {"type": "object"}},
+            "next_game": {"type": ["object", "null"]},
+            "newer": {"type": ["object", "null"]},
         },
     }
     return {
+        "TableExport": _export(),
         "TableInput": {
             "type": "object",
             "additionalProperties": False,
@@ -184,6 +296,25 @@ def schemas() -> dict[str, Any]:
                 },
             },
         },
+        "NextGame": {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["seen"],
+            "properties": {
+                "seen": {"type": "integer", "minimum": 0, "maximum": MAX_SEEN},
+                "rules": {"type": "string", "enum": ["same", "newer"]},
+                "request_key": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": REQUEST_KEY_LENGTH,
+                },
+            },
+        },
+        "ScorerLink": {
+            "type": "object",
+            "required": ["url", "qr"],
+            "properties": {"url": {"type": "string"}, "qr": {"type": "string"}},
+        },
         "Table": table,
         "TableStarted": {
             "allOf": [
@@ -214,5 +345,54 @@ def schemas() -> dict[str, Any]:
                     "properties": {"table": {"$ref": "#/components/schemas/Table"}},
                 },
             ]
+        },
+    }
+
+
+def _export() -> dict[str, Any]:
+    """A table as ``/t/<slug>/table.json`` gives it and ``/api/tables/import`` takes it."""
+    text = {"type": "string", "minLength": 1, "maxLength": RULES_TEXT_LENGTH}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["ginrules_table", "players", "first_dealers", "rules", "events"],
+        "properties": {
+            "ginrules_table": {"const": EXPORT_VERSION},
+            "players": {
+                "type": "array",
+                "items": {"type": "string", "maxLength": NAME_LENGTH},
+                "maxItems": 4,
+            },
+            "first_dealers": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 0, "maximum": 3},
+                "maxItems": 2,
+            },
+            "rules": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["ref", "name", "fingerprint", "yaml"],
+                "properties": {
+                    "ref": {**text, "pattern": f"^{RULES_REF_PATTERN}$"},
+                    "name": text,
+                    "fingerprint": {"type": "string"},
+                    "yaml": {"type": "string"},
+                },
+            },
+            "events": {
+                "type": "array",
+                "maxItems": MAX_EVENTS,
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["number", "event", "actor", "at"],
+                    "properties": {
+                        "number": {"type": "integer", "minimum": 1},
+                        "event": {"type": "object"},
+                        "actor": {"type": "string", "minLength": 1, "maxLength": ACTOR_LENGTH},
+                        "at": {"type": "string", "format": "date-time"},
+                    },
+                },
+            },
         },
     }

@@ -6,6 +6,8 @@
 - ``SECRET_KEY``: signs sessions and CSRF tokens; default a random key kept in
   the instance folder, so restarts keep people's forms valid.
 - ``RATE_LIMIT``: saves allowed per address (Flask-Limiter syntax).
+- ``LIVE_STREAMS``: live table streams one worker process holds at once (8);
+  each holds a thread, so keep it below ``ginrules serve --threads`` (16).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ginrules.sheets.render import DEFAULT_BASE_URL
 #: Largest request body accepted (a ruleset file is at most 64 KiB).
 MAX_BODY_BYTES: Final = 128 * 1024
 DEFAULT_RATE_LIMIT: Final = "30 per minute;300 per day"
+DEFAULT_LIVE_STREAMS: Final = 8
 
 
 class SettingsError(ValueError):
@@ -54,6 +57,14 @@ def public_base_url(value: str) -> str:
     return value.strip().rstrip("/")
 
 
+def _whole(value: str | None, name: str, default: int) -> int:
+    if not value:
+        return default
+    if not value.strip().isdigit() or int(value) < 1:
+        raise SettingsError(f"{name} {value!r} is not a whole number of at least 1")
+    return int(value)
+
+
 def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The Flask config: the environment, then ``overrides`` (tests)."""
     overrides = dict(overrides or {})
@@ -67,6 +78,7 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "SECRET_KEY": env.get("SECRET_KEY") or None,
         "RATE_LIMIT": env.get("RATE_LIMIT") or DEFAULT_RATE_LIMIT,
         "RATELIMIT_ENABLED": True,
+        "LIVE_STREAMS": _whole(env.get("LIVE_STREAMS"), "LIVE_STREAMS", DEFAULT_LIVE_STREAMS),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
         "MAX_FORM_MEMORY_SIZE": MAX_BODY_BYTES,
         "WTF_CSRF_TIME_LIMIT": None,

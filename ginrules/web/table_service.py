@@ -19,11 +19,21 @@ from typing import Any
 import yaml
 
 from ginrules.engine.scorepad import score_pad_class
-from ginrules.engine.tablelog import Event, TableScore, event_from_json, event_to_json, replay
+from ginrules.engine.tablelog import (
+    Event,
+    NextGame,
+    TableError,
+    TableProblem,
+    TableScore,
+    event_from_json,
+    event_to_json,
+    replay,
+)
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset, load_ruleset_text
+from ginrules.web import refs
 from ginrules.web.refs import Loaded
-from ginrules.web.storage import hash_secret, new_secret
+from ginrules.web.storage import Store, hash_secret, new_secret
 from ginrules.web.table_store import CardTable, Conflict, PinnedRules, StoredEvent, TableStore
 
 #: The longest player name a table keeps.
@@ -78,8 +88,19 @@ def start(
 ) -> tuple[CardTable, str]:
     """A new table for ``players`` (in seat order) under ``loaded``; returns it and
     the scorer's secret (only its hash is stored)."""
+    names, dealers = seated(loaded.config, players, first_dealers)
+    secret = new_secret()
+    table = tables.create(pinned(loaded), names, dealers, hash_secret(secret))
+    return table, secret
+
+
+def seated(
+    config: EngineConfig, players: Sequence[str], first_dealers: Sequence[int]
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The players' names (spaces tidied) and the first dealers, checked against the
+    format of ``config``; raises :class:`TableRefused` at the field at fault."""
     names = tuple(" ".join(str(name).split()) for name in players)
-    pad_class = score_pad_class(loaded.config)
+    pad_class = score_pad_class(config)
     if len(names) != pad_class.players:
         raise TableRefused("players", "count", needed=pad_class.players, got=len(names))
     for seat, name in enumerate(names):
@@ -94,9 +115,7 @@ def start(
         dealer not in group for dealer, group in zip(dealers, pad_class.cut_groups, strict=False)
     ):
         raise TableRefused("first_dealers", "not_a_player")
-    secret = new_secret()
-    table = tables.create(pinned(loaded), names, dealers, hash_secret(secret))
-    return table, secret
+    return names, dealers
 
 
 def state(tables: TableStore, slug: str) -> TableState | None:
@@ -150,6 +169,61 @@ def record(
     return Recorded(stored, TableState(moved, config, score, [*log, stored]))
 
 
+def newer(store: Store, table: CardTable) -> Loaded | None:
+    """Rules newer than the table's: a later version of its house rule, or a shipped
+    ruleset that has changed since the table started; None when it plays the latest."""
+    ref = table.rules.ref
+    if ref.startswith("h/"):
+        started = refs.resolve(store, ref)
+        if started is None or started.fingerprint != table.rules.fingerprint:
+            return None  # imported from another site: the name is not these rules here
+        latest = refs.resolve(store, ref.rsplit("/", 1)[0])
+        if latest is None or latest.version is None or latest.ref == ref:
+            return None
+        return latest
+    shipped = refs.shipped(ref)
+    if shipped is None or shipped.fingerprint == table.rules.fingerprint:
+        return None
+    return shipped
+
+
+def next_game(
+    tables: TableStore,
+    store: Store,
+    slug: str,
+    seen: int,
+    actor: str,
+    *,
+    use_newer: bool = False,
+    request_key: str | None = None,
+) -> Recorded:
+    """The finished game's players at a new table (its slug is in the stored
+    :class:`NextGame`, the same scorer key works there), under the same rules or,
+    by the players' explicit choice, the newer ones; the choice ends this log."""
+    now = state(tables, slug)
+    if now is None:
+        raise KeyError(slug)
+    for stored in now.log:
+        if request_key is not None and stored.request_key == request_key:
+            return _reread(tables, slug, stored)
+    if seen != now.table.last_event:
+        raise Conflict(now.table.last_event)
+    if now.score.next_game is not None:
+        raise TableError(TableProblem.MOVED_ON, slug=now.score.next_game.slug)
+    if not now.score.pad.finished:
+        raise TableError(TableProblem.NOT_OVER)
+    rules = now.table.rules
+    if use_newer:
+        later = newer(store, now.table)
+        if later is None:
+            raise TableRefused("rules", "no_newer")
+        rules = pinned(later)
+    dealers = now.score.pad.next_first_dealers()
+    following = tables.create(rules, now.table.players, dealers, now.table.scorer_hash)
+    event = NextGame(following.slug, rules.ref, rules.fingerprint)
+    return record(tables, slug, seen, event, actor, request_key)
+
+
 def _reread(tables: TableStore, slug: str, stored: StoredEvent) -> Recorded:
     now = state(tables, slug)
     assert now is not None
@@ -157,11 +231,11 @@ def _reread(tables: TableStore, slug: str, stored: StoredEvent) -> Recorded:
 
 
 def _config(table: CardTable) -> EngineConfig:
-    return _compiled(table.rules.yaml, table.rules.name)
+    return pinned_config(table.rules.yaml, table.rules.name)
 
 
 @functools.lru_cache(maxsize=256)
-def _compiled(text: str, name: str) -> EngineConfig:
+def pinned_config(text: str, name: str) -> EngineConfig:
     """A table's pinned rules, compiled once per process: they never change, and an
     ``EngineConfig`` is immutable, so every request for the table shares it."""
     return compile_ruleset(load_ruleset_text(text, name, shipped_only=True))

@@ -12,6 +12,7 @@ client's ``request_key`` makes a retry the same event, never a second one.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,6 +22,9 @@ from sqlalchemy.exc import IntegrityError
 
 from ginrules.web.storage import StorageError, Store, as_utc, insert_under_fresh_slug, utc_now
 from ginrules.web.tables import card_tables, table_events
+
+#: The PostgreSQL channel every stored event is announced on (see :mod:`.table_watch`).
+CHANNEL = "ginrules_tables"
 
 
 class Conflict(StorageError):
@@ -74,13 +78,16 @@ class TableStore:
         players: tuple[str, ...],
         first_dealers: tuple[int, ...],
         scorer_hash: str,
+        log: Sequence[StoredEvent] = (),
     ) -> CardTable:
-        """A new table under a fresh random slug, with no events yet."""
+        """A new table under a fresh random slug, with no events yet, or with ``log``
+        (a table brought from elsewhere, numbered 1, 2, ...) in the same transaction."""
         now = utc_now()
 
         def insert(connection: sa.Connection, slug: str) -> None:
-            connection.execute(
-                sa.insert(card_tables).values(
+            table_id = connection.execute(
+                sa.insert(card_tables)
+                .values(
                     slug=slug,
                     scorer_hash=scorer_hash,
                     rules_ref=rules.ref,
@@ -89,11 +96,27 @@ class TableStore:
                     fingerprint=rules.fingerprint,
                     players=json.dumps(list(players)),
                     first_dealers=json.dumps(list(first_dealers)),
-                    last_event=0,
+                    last_event=len(log),
                     created_at=now,
                     updated_at=now,
                 )
-            )
+                .returning(card_tables.c.id)
+            ).scalar_one()
+            if log:
+                connection.execute(
+                    sa.insert(table_events),
+                    [
+                        {
+                            "table_id": table_id,
+                            "number": stored.number,
+                            "event": json.dumps(stored.event, sort_keys=True),
+                            "actor": stored.actor,
+                            "request_key": stored.request_key,
+                            "created_at": stored.created_at,
+                        }
+                        for stored in log
+                    ],
+                )
 
         slug = insert_under_fresh_slug(
             self.engine, insert, lambda taken: self.get(taken) is not None, "table"
@@ -159,6 +182,9 @@ class TableStore:
                         created_at=now,
                     )
                 )
+                if connection.dialect.name == "postgresql":
+                    # Sent when this transaction commits: every app server's streams wake.
+                    connection.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{slug}:{seen + 1}")))
         except IntegrityError:
             # The same request key raced itself, or the number was taken: say what stands.
             if request_key is not None:

@@ -84,6 +84,30 @@ table_events = sa.Table(
     sa.UniqueConstraint("table_id", "request_key", name="table_events_request_unique"),
 )
 
+#: A game against the bot: the rules pinned as a table pins them, the bot, the seed and
+#: the person's actions. A session is its seed plus the person's choices, so the game
+#: is rebuilt by replaying them; nothing else about it is stored.
+bot_games = sa.Table(
+    "bot_games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("slug", sa.String(16), nullable=False, unique=True),
+    sa.Column("player_hash", sa.String(128), nullable=False),
+    sa.Column("rules_ref", sa.String(200), nullable=False),
+    sa.Column("rules_name", sa.String(200), nullable=False),
+    sa.Column("rules_yaml", sa.Text, nullable=False),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    #: The bots' name (``ginrules.engine.bots.BOTS``).
+    sa.Column("bot", sa.String(20), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    #: JSON: the person's actions in order (``Action.to_json``).
+    sa.Column("actions", sa.Text, nullable=False),
+    #: How many actions are stored: the optimistic lock a move must name.
+    sa.Column("action_count", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 migrations_table = sa.Table(
     "schema_migrations",
     metadata,
@@ -100,10 +124,15 @@ def _create_card_tables(connection: Connection) -> None:
     metadata.create_all(connection, tables=[card_tables, table_events])
 
 
+def _create_bot_games(connection: Connection) -> None:
+    metadata.create_all(connection, tables=[bot_games])
+
+
 #: Named schema steps, in order; each runs once, in its own transaction. The first
 #: creates the tables from the definitions above; a later step that changes a table
 #: must also make this one create the table as it was before that change.
 MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
     ("0001_house_rules_and_versions", _create_tables),
     ("0002_card_tables_and_their_events", _create_card_tables),
+    ("0003_bot_games", _create_bot_games),
 )

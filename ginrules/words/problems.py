@@ -12,6 +12,7 @@ from ginrules.engine.match import MatchError, MatchProblem
 from ginrules.engine.record import RecordError, Unplayable
 from ginrules.engine.scorepad import PadProblem, ScorePadError
 from ginrules.engine.settle import SettleError, Unsettled
+from ginrules.engine.tablelog import TableError, TableProblem
 from ginrules.words.i18n import _
 
 #: How many legal actions a refusal lists before "...".
@@ -70,6 +71,12 @@ _PAD: Final[dict[PadProblem, str]] = {
     PadProblem.NO_SUCH_ENTRY: "there is no hand {index} to change",
     PadProblem.RUNAWAY: "no winner after {hands} hands",
     PadProblem.FIRST_DEALER: "the first dealer must be one of the players",
+}
+
+
+_TABLE: Final[dict[TableProblem, str]] = {
+    TableProblem.MOVED_ON: "this game is over and the next one has started: change that one",
+    TableProblem.NOT_OVER: "the next game starts when this one is over",
 }
 
 
@@ -195,6 +202,8 @@ def message(error: ValueError) -> str:
         return entry_message(error)
     if isinstance(error, UnreadableMove):
         return unreadable_move(error)
+    if isinstance(error, TableError):
+        return _(_TABLE[error.reason]).format(**error.params)
     if isinstance(error, RecordError):
         return record_message(error)
     return str(error)

@@ -21,6 +21,7 @@ from flask import Blueprint, Response, abort, jsonify, request, url_for
 from ginrules.engine.entries import EntryError
 from ginrules.engine.tablelog import TableScore, entry_to_json, event_from_json
 from ginrules.refusal import Refusal
+from ginrules.sheets.qr import qr_data_uri
 from ginrules.web import refs
 from ginrules.web.json_input import (
     BadInput,
@@ -39,11 +40,15 @@ from ginrules.web.table_service import (
     REQUEST_KEY_LENGTH,
     TableRefused,
     TableState,
+    newer,
+    next_game,
     record,
     start,
     state,
 )
-from ginrules.web.table_store import Conflict, StoredEvent, TableStore
+from ginrules.web.table_store import CardTable, Conflict, StoredEvent, TableStore
+from ginrules.web.table_watch import watch_for
+from ginrules.web.urls import absolute
 from ginrules.words.problems import message
 from ginrules.words.tables import input_problem, table_refused
 
@@ -52,6 +57,7 @@ blueprint.register_error_handler(BadInput, bad_input)
 
 _START_KEYS: Final = frozenset({"rules", "players", "first_dealers"})
 _EVENT_KEYS: Final = frozenset({"seen", "event", "request_key"})
+_NEXT_KEYS: Final = frozenset({"seen", "rules", "request_key"})
 
 
 def _tables() -> TableStore:
@@ -105,20 +111,9 @@ def add_event(slug: str) -> tuple[Response, int]:
     table = tables.get(slug)
     if table is None:
         abort(404)
-    key = request.headers.get("X-Scorer-Key", "")
-    if not key:
-        raise field_error(401, "X-Scorer-Key", input_problem("no_key"))
-    if not secret_matches(key, table.scorer_hash):
-        raise field_error(403, "X-Scorer-Key", input_problem("wrong_key"))
+    scorer_key(table)
     data = json_object(_EVENT_KEYS)
-    seen = whole_field(data, "seen")
-    if not 0 <= seen <= MAX_SEEN:
-        raise field_error(400, "seen", input_problem("not_whole", name="seen"))
-    request_key = data.get("request_key")
-    if request_key is not None and (
-        not isinstance(request_key, str) or not 0 < len(request_key) <= REQUEST_KEY_LENGTH
-    ):
-        raise field_error(400, "request_key", input_problem("not_string", name="request_key"))
+    seen, request_key = _seen_and_key(data)
     raw = data.get("event")
     if not isinstance(raw, dict):
         raise field_error(400, "event", input_problem("not_event", name="event"))
@@ -131,10 +126,83 @@ def add_event(slug: str) -> tuple[Response, int]:
     except Conflict as moved:
         return _moved_on(slug, seen, moved.current), 409
     except EntryError as refused:
-        raise field_error(422, f"event.{refused.field}", message(refused)) from None
-    except Refusal as refused:
+        field = f"event.entries.{refused.entry}.{refused.field}"
+        raise field_error(422, field, message(refused)) from None
+    except ValueError as refused:  # a refusal of the engine's (Refusal is one)
         raise field_error(422, "event", message(refused)) from None
+    # This process's own phones hear at once; the others through the database.
+    watch_for(get_store().engine).poke(slug, recorded.now.table.last_event)
     return _answer(recorded.now, recorded.stored), 201
+
+
+@blueprint.post("/<slug>/next")
+@limited
+def start_next_game(slug: str) -> tuple[Response, int]:
+    """The same players' next game at a new table, under the same rules or (asked
+    for by ``"rules": "newer"``) the house rule's newer version."""
+    tables = _tables()
+    table = tables.get(slug)
+    if table is None:
+        abort(404)
+    scorer_key(table)
+    data = json_object(_NEXT_KEYS)
+    seen, request_key = _seen_and_key(data)
+    choice = data.get("rules", "same")
+    if choice not in ("same", "newer"):
+        raise field_error(400, "rules", input_problem("not_choice", name="rules"))
+    try:
+        recorded = next_game(
+            tables,
+            get_store(),
+            slug,
+            seen,
+            _actor(),
+            use_newer=choice == "newer",
+            request_key=request_key,
+        )
+    except Conflict as moved:
+        return _moved_on(slug, seen, moved.current), 409
+    except TableRefused as refused:
+        raise field_error(422, refused.field, table_refused(refused.reason, {})) from None
+    except Refusal as refused:
+        raise field_error(422, "seen", message(refused)) from None
+    return _answer(recorded.now, recorded.stored), 201
+
+
+@blueprint.get("/<slug>/scorer-link")
+def scorer_link(slug: str) -> Response:
+    """The link that lets another phone score (the key in its fragment, never sent
+    to a server) and its QR code, for a phone that holds the key."""
+    table = _tables().get(slug)
+    if table is None:
+        abort(404)
+    key = scorer_key(table)
+    link = absolute(url_for("table_pages.table", slug=slug)) + "#key=" + key
+    response = jsonify({"url": link, "qr": qr_data_uri(link)})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def scorer_key(table: CardTable) -> str:
+    """The request's scorer key, checked against the table's: 401 or 403 otherwise."""
+    key = request.headers.get("X-Scorer-Key", "")
+    if not key:
+        raise field_error(401, "X-Scorer-Key", input_problem("no_key"))
+    if not secret_matches(key, table.scorer_hash):
+        raise field_error(403, "X-Scorer-Key", input_problem("wrong_key"))
+    return key
+
+
+def _seen_and_key(data: dict[str, Any]) -> tuple[int, str | None]:
+    seen = whole_field(data, "seen")
+    if not 0 <= seen <= MAX_SEEN:
+        raise field_error(400, "seen", input_problem("not_whole", name="seen"))
+    request_key = data.get("request_key")
+    if request_key is not None and (
+        not isinstance(request_key, str) or not 0 < len(request_key) <= REQUEST_KEY_LENGTH
+    ):
+        raise field_error(400, "request_key", input_problem("not_string", name="request_key"))
+    return seen, request_key
 
 
 def _actor() -> str:
@@ -168,6 +236,7 @@ def _answer(now: TableState, stored: StoredEvent) -> Response:
 def state_json(now: TableState) -> dict[str, Any]:
     """A table's score as the API and the table pages show it."""
     table, score = now.table, now.score
+    later = newer(get_store(), table)
     pad = score.pad
     snapshot = pad.snapshot()
     return {
@@ -197,10 +266,20 @@ def state_json(now: TableState) -> dict[str, Any]:
                 "number": number,
                 "entries": [entry_to_json(entry) for entry in entries],
                 "results": [s.report.to_json() for s in scored],
+                "deal": [
+                    {"seats": list(seating.seats), "dealer": seating.dealer_seat}
+                    for seating in pad_entry.seatings
+                ],
             }
-            for number, (entries, scored) in enumerate(score.hands, start=1)
+            for number, ((entries, scored), pad_entry) in enumerate(
+                zip(score.hands, pad.entries, strict=True), start=1
+            )
         ],
         "results": [result.to_json() for result in pad.results()] if pad.finished else [],
+        "next_game": None
+        if score.next_game is None
+        else {"slug": score.next_game.slug, "rules": score.next_game.rules},
+        "newer": None if later is None else {"ref": later.ref, "name": later.title},
         "log": [
             {
                 "number": stored.number,
