@@ -161,7 +161,7 @@ def paths() -> dict[str, Any]:
                 "operationId": "getScorerLink",
                 "parameters": [_TABLE_PARAM, _SCORER_KEY],
                 "responses": {
-                    "200": _answer("ScorerLink", "Link and QR"),
+                    "200": _answer("ScorerLink", "Scoring link"),
                     "401": _refused("No key"),
                     "403": _refused("Wrong key"),
                     "404": _refused("No table"),
