@@ -164,6 +164,7 @@
         if (answer.status === 201) {
           queue.shift(); save(queueName, queue);
           if (item.next && data.next_game) { goTo(data.next_game.slug); return; }
+          if (!queue.length && !(form && form.number)) { buildForm(null); }  // it waited for this
           refresh().then(function () { flush(); });
         } else if (answer.status === 409) {
           item.conflict = true;
@@ -447,6 +448,7 @@
     } else if (target.dataset.drop) {
       queue = queue.filter(function (item) { return item.id !== target.dataset.drop; });
       save(queueName, queue); showQueue(); flush();
+      if (!queue.length) { buildForm(null); }
     } else if (target.dataset.rebase) {
       queue.forEach(function (item) {
         if (item.id === target.dataset.rebase) { item.conflict = false; item.problem = null; item.seen = state.last_event; item.id = requestKey(); }
