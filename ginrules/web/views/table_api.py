@@ -107,13 +107,7 @@ def get_table(slug: str) -> Response:
 @blueprint.post("/<slug>/events")
 @limited
 def add_event(slug: str) -> tuple[Response, int]:
-    tables = _tables()
-    table = tables.get(slug)
-    if table is None:
-        abort(404)
-    scorer_key(table)
-    data = json_object(_EVENT_KEYS)
-    seen, request_key = _seen_and_key(data)
+    tables, data, seen, request_key = _scorer_request(slug, _EVENT_KEYS)
     raw = data.get("event")
     if not isinstance(raw, dict):
         raise field_error(400, "event", input_problem("not_event", name="event"))
@@ -140,13 +134,7 @@ def add_event(slug: str) -> tuple[Response, int]:
 def start_next_game(slug: str) -> tuple[Response, int]:
     """The same players' next game at a new table, under the same rules or (asked
     for by ``"rules": "newer"``) the house rule's newer version."""
-    tables = _tables()
-    table = tables.get(slug)
-    if table is None:
-        abort(404)
-    scorer_key(table)
-    data = json_object(_NEXT_KEYS)
-    seen, request_key = _seen_and_key(data)
+    tables, data, seen, request_key = _scorer_request(slug, _NEXT_KEYS)
     choice = data.get("rules", "same")
     if choice not in ("same", "newer"):
         raise field_error(400, "rules", input_problem("not_choice", name="rules"))
@@ -191,6 +179,21 @@ def scorer_key(table: CardTable) -> str:
     if not secret_matches(key, table.scorer_hash):
         raise field_error(403, "X-Scorer-Key", input_problem("wrong_key"))
     return key
+
+
+def _scorer_request(
+    slug: str, keys: frozenset[str]
+) -> tuple[TableStore, dict[str, Any], int, str | None]:
+    """A change to table ``slug`` as a scorer sends it: 404 for no such table,
+    401/403 without its key; the body, the count the phone saw, its request key."""
+    tables = _tables()
+    table = tables.get(slug)
+    if table is None:
+        abort(404)
+    scorer_key(table)
+    data = json_object(keys)
+    seen, request_key = _seen_and_key(data)
+    return tables, data, seen, request_key
 
 
 def _seen_and_key(data: dict[str, Any]) -> tuple[int, str | None]:

@@ -28,8 +28,7 @@ from ginrules.web.storage import get_store
 from ginrules.web.table_service import TableState, state
 from ginrules.web.table_store import TableStore
 from ginrules.web.table_watch import watch_for
-from ginrules.web.views.table_api import state_json
-from ginrules.web.views.table_pages import score_html
+from ginrules.web.views.table_pages import live_payload
 
 blueprint = Blueprint("table_live", __name__)
 
@@ -54,8 +53,7 @@ def _streams() -> threading.BoundedSemaphore:
 
 def table_event(now: TableState) -> str:
     """One Server-Sent Event carrying the table's score."""
-    payload = {**state_json(now), "html": score_html(now)}
-    data = json.dumps(payload, separators=(",", ":"))
+    data = json.dumps(live_payload(now), separators=(",", ":"))
     return f"id: {now.table.last_event}\nevent: table\ndata: {data}\n\n"
 
 

@@ -225,9 +225,7 @@ def create_table() -> BaseResponse | tuple[str, int]:
 
 @blueprint.get("/t/<slug>")
 def table(slug: str) -> str:
-    now = state(_tables(), slug)
-    if now is None:
-        abort(404)
+    now = _state_or_404(slug)
     later = newer(get_store(), now.table)
     return render_template(
         "web/table.html",
@@ -256,13 +254,23 @@ def viewer_qr(slug: str) -> Response:
     return response
 
 
-@blueprint.get("/t/<slug>/now")
-def table_now(slug: str) -> Response:
+def live_payload(now: TableState) -> dict[str, Any]:
+    """The score as the API gives it, with its rendered parts: what a page swaps in."""
+    return {**state_json(now), "html": score_html(now)}
+
+
+def _state_or_404(slug: str) -> TableState:
     now = state(_tables(), slug)
     if now is None:
         abort(404)
+    return now
+
+
+@blueprint.get("/t/<slug>/now")
+def table_now(slug: str) -> Response:
+    now = _state_or_404(slug)
     response = current_app.response_class(
-        json.dumps({**state_json(now), "html": score_html(now)}), mimetype="application/json"
+        json.dumps(live_payload(now)), mimetype="application/json"
     )
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -270,9 +278,7 @@ def table_now(slug: str) -> Response:
 
 @blueprint.get("/t/<slug>/manifest.webmanifest")
 def manifest(slug: str) -> Response:
-    now = state(_tables(), slug)
-    if now is None:
-        abort(404)
+    now = _state_or_404(slug)
     start_url = url_for("table_pages.table", slug=slug)
     document = {
         "name": " · ".join(now.table.players),
