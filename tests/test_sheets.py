@@ -18,6 +18,7 @@ import pytest
 from ginrules import schema as ruleset_schema
 from ginrules.cards import Card, parse_cards
 from ginrules.cli import main
+from ginrules.engine.scoring import HandEnd, HandScore
 from ginrules.engine.settle import settle
 from ginrules.rules import locate
 from ginrules.rules.compile import compile_ruleset
@@ -34,6 +35,7 @@ from ginrules.sheets.render import (
     sheet_origins,
     sheet_pdf,
 )
+from ginrules.sheets.scoring_rules import scoring_rules
 from tests.pdf_tools import (
     page_size,
     pdf_info,
@@ -391,3 +393,31 @@ def test_a_source_is_named_with_how_its_words_bear_on_the_value() -> None:
     traditional = {row.label: row.codes for row in sheet_origins(load_ruleset("traditional")).rows}
     assert traditional["Game bonus"] == "PG (leaves it out)"
     assert traditional["Gin bonus"] == "PG, CCJ, TU"
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_a_table_quotes_the_sheets_own_sentence_for_how_each_hand_scored(name: str) -> None:
+    ruleset = load_ruleset(name)
+    config = compile_ruleset(ruleset)
+    rules = scoring_rules(ruleset, config.fingerprint)
+    unmarked = re.sub(r"<sup\b.*?</sup>", "", sheet_html(ruleset), flags=re.S)  # source codes
+    page = html.unescape(re.sub(r"<[^>]+>", "", unmarked))
+    flat = " ".join(page.split())
+    knocks = config.knock_limit > 0 or config.oklahoma  # straight gin has no knock
+    for end, text in (
+        (HandEnd.KNOCK, rules.knock),
+        (HandEnd.UNDERCUT, rules.undercut),
+        (HandEnd.GIN, rules.gin),
+    ):
+        if end is HandEnd.GIN or knocks:
+            assert text is not None and text in flat, (end, text)
+        else:
+            assert text is None
+    if knocks:
+        assert f"plus {config.undercut_bonus}." in (rules.undercut or "")
+    assert str(config.gin_bonus) in (rules.gin or "")
+    assert (rules.big_gin is not None) == (config.big_gin_bonus is not None)
+    assert (rules.spades is not None) == (config.spades_double is not None)
+    if config.spades_double is not None:
+        doubled = HandScore(HandEnd.GIN, True, 10, 25, 2, 70, 2)
+        assert rules.deciding(doubled) == [rules.gin, rules.spades]

@@ -144,6 +144,8 @@ def test_the_page_shows_the_engines_score_the_hands_and_the_history(client: Clie
     assert points == now["games"][0]["points"] and points[1] == 11 and points[0] > 0
     assert "Ben knocks: Ben scores 13 - 2 = 11" in page
     assert "Knocker shows:" in page  # the cards' hand explained as ``ginrules score`` does
+    # ... and the sheet's own sentence for the rule that decided each hand.
+    assert "The rule sheet: “A knock scores the defender's deadwood less the knocker's" in page
     assert "Hand 1 corrected" in page and "was: Ben: knock, deadwood 3 against 13" in page
     assert client.get("/t/nosuchtable").status == 404
     assert client.get("/t/nosuchtable/now").status == 404

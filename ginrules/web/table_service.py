@@ -235,10 +235,16 @@ def _config(table: CardTable) -> EngineConfig:
 
 
 @functools.lru_cache(maxsize=256)
+def pinned_ruleset(text: str, name: str) -> Ruleset:
+    """A table's pinned rules, read once per process (they never change)."""
+    return load_ruleset_text(text, name, shipped_only=True)
+
+
+@functools.lru_cache(maxsize=256)
 def pinned_config(text: str, name: str) -> EngineConfig:
     """A table's pinned rules, compiled once per process: they never change, and an
     ``EngineConfig`` is immutable, so every request for the table shares it."""
-    return compile_ruleset(load_ruleset_text(text, name, shipped_only=True))
+    return compile_ruleset(pinned_ruleset(text, name))
 
 
 def _thawed(value: Any) -> Any:

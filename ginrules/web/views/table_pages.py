@@ -43,9 +43,18 @@ from ginrules.engine.tablelog import (
 )
 from ginrules.rules.compile import FormatType
 from ginrules.sheets.qr import qr_svg
+from ginrules.sheets.scoring_rules import scoring_rules
 from ginrules.web import refs
 from ginrules.web.storage import get_store
-from ginrules.web.table_service import NAME_LENGTH, TableRefused, TableState, newer, start, state
+from ginrules.web.table_service import (
+    NAME_LENGTH,
+    TableRefused,
+    TableState,
+    newer,
+    pinned_ruleset,
+    start,
+    state,
+)
 from ginrules.web.table_store import TableStore
 from ginrules.web.urls import absolute
 from ginrules.web.views import found_or_404
@@ -76,6 +85,8 @@ def table_view(now: TableState) -> dict[str, Any]:
     names = now.table.players
     pad = now.score.pad
     columns = sides(now)
+    pinned = now.table.rules
+    sheet = scoring_rules(pinned_ruleset(pinned.yaml, pinned.name), pinned.fingerprint)
     hands = []
     for number, (entries, scored) in enumerate(now.score.hands, start=1):
         hands.append(
@@ -85,6 +96,7 @@ def table_view(now: TableState) -> dict[str, Any]:
                     {
                         "line": words.hand_line(names, item),
                         "showdown": words.showdown_lines(now.config, item, entry.upcard),
+                        "rule": sheet.deciding(item.score),
                         "end": outcome_name(item.score.end),
                     }
                     for entry, item in zip(entries, scored, strict=True)
