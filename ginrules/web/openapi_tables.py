@@ -22,6 +22,21 @@ _TABLE_PARAM: Final = {
 }
 
 
+#: Parts several bodies share: the players, who deals first, the changes a phone
+#: saw, and the key that makes a retry the same change.
+_PLAYERS: Final = {
+    "type": "array",
+    "items": {"type": "string", "maxLength": NAME_LENGTH},
+    "maxItems": 4,
+}
+_FIRST_DEALERS: Final = {
+    "type": "array",
+    "items": {"type": "integer", "minimum": 0, "maximum": 3},
+    "maxItems": 2,
+}
+_SEEN: Final = {"type": "integer", "minimum": 0, "maximum": MAX_SEEN}
+_REQUEST_KEY: Final = {"type": "string", "minLength": 1, "maxLength": REQUEST_KEY_LENGTH}
+
 _SCORER_KEY: Final = {
     "name": "X-Scorer-Key",
     "in": "header",
@@ -270,16 +285,8 @@ def schemas() -> dict[str, Any]:
             "required": ["rules", "players", "first_dealers"],
             "properties": {
                 "rules": {"type": "string"},
-                "players": {
-                    "type": "array",
-                    "items": {"type": "string", "maxLength": NAME_LENGTH},
-                    "maxItems": 4,
-                },
-                "first_dealers": {
-                    "type": "array",
-                    "items": {"type": "integer", "minimum": 0, "maximum": 3},
-                    "maxItems": 2,
-                },
+                "players": _PLAYERS,
+                "first_dealers": _FIRST_DEALERS,
             },
         },
         "TableEvent": {
@@ -287,13 +294,9 @@ def schemas() -> dict[str, Any]:
             "additionalProperties": False,
             "required": ["seen", "event"],
             "properties": {
-                "seen": {"type": "integer", "minimum": 0, "maximum": MAX_SEEN},
+                "seen": _SEEN,
                 "event": {"type": "object"},
-                "request_key": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": REQUEST_KEY_LENGTH,
-                },
+                "request_key": _REQUEST_KEY,
             },
         },
         "NextGame": {
@@ -301,13 +304,9 @@ def schemas() -> dict[str, Any]:
             "additionalProperties": False,
             "required": ["seen"],
             "properties": {
-                "seen": {"type": "integer", "minimum": 0, "maximum": MAX_SEEN},
+                "seen": _SEEN,
                 "rules": {"type": "string", "enum": ["same", "newer"]},
-                "request_key": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": REQUEST_KEY_LENGTH,
-                },
+                "request_key": _REQUEST_KEY,
             },
         },
         "ScorerLink": {
@@ -358,16 +357,8 @@ def _export() -> dict[str, Any]:
         "required": ["ginrules_table", "players", "first_dealers", "rules", "events"],
         "properties": {
             "ginrules_table": {"const": EXPORT_VERSION},
-            "players": {
-                "type": "array",
-                "items": {"type": "string", "maxLength": NAME_LENGTH},
-                "maxItems": 4,
-            },
-            "first_dealers": {
-                "type": "array",
-                "items": {"type": "integer", "minimum": 0, "maximum": 3},
-                "maxItems": 2,
-            },
+            "players": _PLAYERS,
+            "first_dealers": _FIRST_DEALERS,
             "rules": {
                 "type": "object",
                 "additionalProperties": False,

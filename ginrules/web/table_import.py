@@ -24,14 +24,13 @@ from typing import Any, Final
 
 from ginrules.engine.entries import EntryError
 from ginrules.engine.tablelog import Event, event_from_json, event_to_json, replay
-from ginrules.rules.compile import EngineConfig, compile_ruleset
+from ginrules.rules.compile import EngineConfig
 from ginrules.rules.diagnostics import RulesetError
-from ginrules.rules.load import load_ruleset_text
 from ginrules.web.json_input import BadInput, as_whole, field_error
 from ginrules.web.refs import SHIPPED_NAME_PATTERN
 from ginrules.web.storage import SLUG_PATTERN, VERSION_PATTERN, hash_secret, new_secret
 from ginrules.web.table_files import EXPORT_VERSION
-from ginrules.web.table_service import TableRefused, seated
+from ginrules.web.table_service import TableRefused, pinned_config, pinned_ruleset, seated
 from ginrules.web.table_store import CardTable, PinnedRules, StoredEvent, TableStore
 from ginrules.words.diagnostics import message as diagnostic_message
 from ginrules.words.problems import message
@@ -93,8 +92,8 @@ def _compiled(rules: PinnedRules) -> EngineConfig:
     """The snapshot's rules, compiled: one file that extends nothing, with the
     fingerprint it states."""
     try:
-        ruleset = load_ruleset_text(rules.yaml, rules.name, shipped_only=True)
-        config = compile_ruleset(ruleset)
+        ruleset = pinned_ruleset(rules.yaml, rules.name)
+        config = pinned_config(rules.yaml, rules.name)  # the cache the table then reads
     except RulesetError as error:
         errors = error.errors or error.diagnostics
         raise BadInput(

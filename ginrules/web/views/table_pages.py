@@ -50,7 +50,6 @@ from ginrules.web.table_service import (
     NAME_LENGTH,
     TableRefused,
     TableState,
-    newer,
     pinned_ruleset,
     start,
     state,
@@ -238,16 +237,18 @@ def create_table() -> BaseResponse | tuple[str, int]:
 @blueprint.get("/t/<slug>")
 def table(slug: str) -> str:
     now = _state_or_404(slug)
-    later = newer(get_store(), now.table)
+    state = state_json(now)  # its "newer" is read once, for the notice too
+    later = state["newer"]
     return render_template(
         "web/table.html",
         now=now,
         view=table_view(now),
-        state=state_json(now),
+        state=state,
         form=_form_config(now),
         rules_path=_rules_path(now.table.rules.ref),
         viewer_url=absolute(url_for("table_pages.table", slug=slug)),
         newer=later,
+        newer_path=None if later is None else _rules_path(later["ref"]),
     )
 
 
