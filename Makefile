@@ -1,5 +1,8 @@
 # The two commands of the README:  make run  and  make test.
 PYTHON ?= python3.11
+# make run HOST=0.0.0.0 PORT=8080: listen beyond this computer (phones at the table)
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
@@ -16,10 +19,11 @@ $(STAMP): pyproject.toml
 system-deps:
 	bash scripts/system-deps.sh
 
-## run: set up, check every shipped ruleset, then serve the site on SQLite (instance/)
+## run: set up, check every shipped ruleset, then serve the site on SQLite (instance/);
+##      HOST=0.0.0.0 serves the phones on this network, PORT=8080 another port
 run: $(STAMP) system-deps
 	$(BIN)/ginrules validate --all
-	$(BIN)/ginrules serve
+	$(BIN)/ginrules serve --host $(HOST) --port $(PORT)
 
 ## test: set up (and start PostgreSQL for the storage tests), then ruff, mypy, pytest
 test: $(STAMP) system-deps

@@ -28,6 +28,8 @@ from ginrules.sheets.render import (
     sheet_html,
     sheet_pdf,
 )
+from ginrules.web.network import is_loopback
+from ginrules.words import serving
 
 Renderer = Callable[[Ruleset, SheetOptions], str | bytes]
 
@@ -66,6 +68,9 @@ def _render(document: str, args: argparse.Namespace, output: Output) -> int:
         paper=args.paper, large_print=args.large_print, url=online_url(base_url, ruleset)
     )
     made = _RENDERERS[(document, args.format)](ruleset, options)
+    assert options.url is not None
+    if is_loopback(urlsplit(options.url).hostname or ""):  # no phone opens this QR code
+        output.problem(serving.qr_loopback(options.url))
     if args.output is None:
         _write_stdout(made, output)
         return EXIT_OK

@@ -54,45 +54,62 @@ def cmd_db(args: argparse.Namespace, output: Output) -> int:
 def cmd_serve(args: argparse.Namespace, output: Output) -> int:
     from gunicorn.app.base import BaseApplication
 
-    from ginrules.web import create_app, settings
+    from ginrules.web import create_app, network, settings
+    from ginrules.words import serving
 
-    if not os.environ.get("PUBLIC_BASE_URL"):  # links and QR codes point where we listen
-        host = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-        os.environ["PUBLIC_BASE_URL"] = f"http://{host}:{args.port}"
+    try:  # the socket first: a port in use is one clear error, and port 0 a real port
+        listener = network.listen(args.host, args.port)
+    except network.PortInUse:
+        output.problem(serving.port_in_use(args.host, args.port))
+        return EXIT_INVALID
+    except OSError as error:
+        output.problem(serving.cannot_listen(args.host, args.port, error.strerror or str(error)))
+        return EXIT_INVALID
+    host, reachable = network.reachable_host(args.host)
+    if not os.environ.get("PUBLIC_BASE_URL"):  # links and QR codes open where phones reach us
+        os.environ["PUBLIC_BASE_URL"] = network.base_url(host, listener.port)
     try:
         config = settings.load()
     except settings.SettingsError as error:
+        listener.close()
         output.problem(f"error: {error}")
         return EXIT_INVALID
     if cmd_db(argparse.Namespace(action="upgrade"), output) != EXIT_OK:
+        listener.close()
         return EXIT_INVALID
     app = create_app()
-    bind = f"{args.host}:{args.port}"
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
             options = {
-                "bind": bind,
+                # gunicorn takes the socket opened above; it never binds (nor shares) a port.
+                "bind": f"fd://{listener.fd}",
                 "workers": args.workers,
                 "threads": args.threads,
                 "worker_class": "gthread",
-                # Each worker its own listening socket: the kernel spreads
-                # connections over them, instead of one worker taking them all.
-                "reuse_port": True,
+                "control_socket_disable": not args.control_socket,
+                "control_socket": args.control_socket or None,
                 "accesslog": "-" if args.access_log else None,
                 "errorlog": "-",
                 "timeout": 60,
                 "graceful_timeout": 10,
             }
             for key, value in options.items():
-                if value is not None:
+                if value is not None and key in self.cfg.settings:
                     self.cfg.set(key, value)
 
         def load(self) -> Any:
             return app
 
-    output.line(f"ginrules is at http://{bind}/  (public address {config['PUBLIC_BASE_URL']})")
-    output.line(f"database: {config['DATABASE_URL'].split('@')[-1]}; Ctrl-C stops it")
+    public = str(config["PUBLIC_BASE_URL"])
+    output.line(serving.serving(network.base_url(args.host, listener.port), public))
+    if not network.is_loopback(network.host_of(public)):
+        output.line(serving.open_on_phones(public))
+    elif args.host in network.ANY_ADDRESS and not reachable:
+        output.line(serving.no_lan_address())
+    else:
+        output.line(serving.loopback_only(public))
+    output.line(serving.database(config["DATABASE_URL"].split("@")[-1]))
     os.environ.setdefault("SERVER_SOFTWARE", "gunicorn")
     Server().run()
     return EXIT_OK
@@ -112,6 +129,12 @@ def register(add: AddCommand) -> None:
         "--threads", type=int, default=16, help="threads per worker (16; a live table holds one)"
     )
     serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.add_argument(
+        "--control-socket",
+        metavar="PATH",
+        default="",
+        help="gunicorn's control socket for gunicornc (off unless a path is given)",
+    )
     db = add(
         "db",
         cmd_db,
