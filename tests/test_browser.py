@@ -122,14 +122,17 @@ def test_a_table_builds_shares_prints_forks_and_edits_its_rules(tmp_path: Path) 
             "Target: 150",
         ):
             expect(differences).to_contain_text(line)
-        sheet = page.locator("iframe.sheet")
-        sheet.scroll_into_view_if_needed()
-        expect(page.frame_locator("iframe.sheet").locator("[data-house]").first).to_be_visible()
+        # The page shows the sheet's own sentences (no frame), its house rules marked.
+        expect(page.locator("iframe")).to_have_count(0)
+        marked = page.locator(".sheet-text [data-house]").first
+        marked.scroll_into_view_if_needed()
+        expect(marked).to_be_visible()
         page.evaluate("window.scrollTo(0, 0)")
         _no_sideways_scrolling(page)
         shot(page, tmp_path, "3-ruleset")
 
-        # -- The print view marks the house rules.
+        # -- The print view marks the house rules (from the "Print and download" menu).
+        page.locator("#downloads > summary").click()
         page.get_by_role("link", name="Print the rule sheet").click()
         page.wait_for_url(f"{base}/h/{slug}/v1/sheet")
         for knob in (
@@ -149,6 +152,7 @@ def test_a_table_builds_shares_prints_forks_and_edits_its_rules(tmp_path: Path) 
 
         # -- Forked into new rules of one's own.
         page.goto(share_link)
+        page.locator("#downloads > summary").click()
         page.get_by_role("link", name="Make your own from this").click()
         page.wait_for_url(re.compile(rf"/build\?from=h/{slug}/v1$"))
         assert page.input_value("#input-hand_scoring-undercut_bonus") == "10"
@@ -177,6 +181,7 @@ def test_a_table_builds_shares_prints_forks_and_edits_its_rules(tmp_path: Path) 
         expect(page.locator("main")).to_contain_text("Changed since version 1")
         expect(page.locator("main")).to_contain_text("Gin bonus: 20 → 30")
 
+        page.locator("#downloads > summary").click()
         page.get_by_role("link", name="All versions").click()
         page.wait_for_url(f"{base}/h/{slug}/versions")
         rows = page.locator("ol.versions > li")

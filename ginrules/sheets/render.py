@@ -62,6 +62,9 @@ class SheetOptions:
     version: str | None = None
     #: The date in the header; None: today.
     date: dt.date | None = None
+    #: Only the body (rules, examples, notes) as HTML to embed in a web page: no
+    #: ``<html>``, head, styles, masthead, QR code or colophon.
+    fragment: bool = False
 
     def for_ruleset(self, ruleset: Ruleset) -> SheetOptions:
         """These options with the URL and date filled in."""
@@ -101,7 +104,8 @@ def environment() -> jinja2.Environment:
 
 
 def sheet_html(ruleset: Ruleset, options: SheetOptions | None = None) -> str:
-    """The rule sheet as a self-contained HTML page (CSS and QR code inline)."""
+    """The rule sheet as a self-contained HTML page (CSS and QR code inline); with
+    ``options.fragment``, its body only, for the web page of the same rules."""
     return _html("sheet", ruleset, options)
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Final
 
 from flask import Blueprint, Response, current_app, render_template
+from markupsafe import Markup
 
-from ginrules.sheets.render import sheet_origins
+from ginrules.rules import locate
+from ginrules.sheets.render import SheetOptions, sheet_html, sheet_origins
 from ginrules.web import forms, refs
 from ginrules.web.responses import RELEASE, REVALIDATE, cached
 from ginrules.web.storage import get_store
@@ -65,6 +67,21 @@ def _base_of(loaded: refs.Loaded) -> refs.Loaded | None:
     return refs.shipped(name or "classic") if loaded.ruleset.name != "classic" else None
 
 
+def _published(loaded: refs.Loaded) -> bool:
+    """A ruleset shipped in rulesets/ (not a house rule, shipped or saved)."""
+    if loaded.version is not None:
+        return False
+    try:
+        return locate.find_entry(loaded.ruleset.name).kind == "rulesets"
+    except locate.UnknownRuleset:
+        return False
+
+
+def _sheet_words(loaded: refs.Loaded) -> Markup:
+    """The rule sheet's own sentences (its body, rendered and cached as the sheet is)."""
+    return Markup(sheet_html(loaded.ruleset, SheetOptions(fragment=True)))
+
+
 def _ruleset_page(loaded: refs.Loaded, policy: str) -> Response:
     version = loaded.version
     latest = version.latest if version else None
@@ -82,6 +99,8 @@ def _ruleset_page(loaded: refs.Loaded, policy: str) -> Response:
             "web/ruleset.html",
             loaded=loaded,
             base=base,
+            published=_published(loaded),
+            sheet=_sheet_words(loaded),
             changes=changes_between(base, loaded),
             since_previous=changes_between(previous, loaded) if previous else None,
             forked=forked,
