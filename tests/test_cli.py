@@ -90,9 +90,16 @@ def test_compile_prints_canonical_json_and_fingerprint() -> None:
 def test_diff_in_words_with_sources() -> None:
     code, out, _ = run("diff", "classic", "traditional-20-10")
     assert code == 0
-    assert "2 knobs differ" in out
-    assert "Gin bonus (hand_scoring.gin_bonus): 25 in classic -> 20 in traditional-20-10" in out
+    assert "2 rules differ in traditional-20-10" in out
+    assert "  - gin scores a 20 bonus instead of 25\n" in out
+    assert "  - an undercut scores a 10 bonus instead of 25\n" in out
+    assert "hand_scoring." not in out and "->" not in out  # plain words, no knob names
     assert "houserules/traditional-20-10.yaml:" in out
+    code, out, _ = run("diff", "classic", "online-casino")
+    assert "the shutout gives a 200 game bonus instead of doubling the margin" in out
+    assert "double_margin" not in out and "game_bonus" not in out
+    code, out, _ = run("diff", "classic", "oklahoma")
+    assert "1 rule differs in oklahoma" in out and "Oklahoma is played" in out
     code, out, _ = run("diff", "classic", "classic")
     assert "play the same rules" in out
     code, out, _ = run("diff", "classic", "no-layoffs", "--json")

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ginrules.web.storage import (
+    AlreadySaved,
     Draft,
     NotFound,
     StorageError,
@@ -20,6 +21,7 @@ from ginrules.web.storage import (
     Version,
     default_url,
     hash_secret,
+    new_form_token,
     new_secret,
     secret_matches,
 )
@@ -116,10 +118,11 @@ def test_versions_are_kept_and_the_plain_read_follows_the_latest(store: Store) -
 
 
 def test_recent_is_newest_change_first(store: Store) -> None:
-    a = store.create(draft("A"), hash_secret("a"))
-    b = store.create(draft("B"), hash_secret("b"))
+    a = store.create(draft("A"), hash_secret("a"), visibility="listed")
+    b = store.create(draft("B"), hash_secret("b"), visibility="listed")
+    hidden = store.create(draft("Hidden"), hash_secret("h"))  # unlisted: never on the list
     store.add_version(a.slug, draft("A2"))
-    c = store.create(draft("C"), hash_secret("c"))
+    c = store.create(draft("C"), hash_secret("c"), visibility="listed")
     recent = store.recent(10)
     assert [(v.slug, v.name, v.number) for v in recent] == [
         (c.slug, "C", 1),
@@ -128,6 +131,98 @@ def test_recent_is_newest_change_first(store: Store) -> None:
     ]
     assert [v.slug for v in store.recent(2)] == [c.slug, a.slug]
     assert store.recent() == recent
+    assert hidden.slug in [v.slug for v in store.recent(10, listed_only=False)]
+
+
+def test_visibility_is_kept_per_house_rule_and_a_version_may_change_it(store: Store) -> None:
+    first = store.create(draft("Ours"), hash_secret("o"))
+    assert first.visibility == "unlisted" and not first.listed
+    kept = store.add_version(first.slug, draft("Ours 2"))
+    assert kept.visibility == "unlisted"
+    listed = store.add_version(first.slug, draft("Ours 3"), visibility="listed")
+    assert listed.listed
+    assert [v.visibility for v in store.versions(first.slug)] == ["listed"] * 3
+    assert [v.slug for v in store.recent()] == [first.slug]
+    with pytest.raises(StorageError):
+        store.create(draft("Odd"), hash_secret("x"), visibility="public")
+    assert store.count() == 1
+
+
+def test_a_form_token_saves_once(store: Store) -> None:
+    token = new_form_token()
+    first = store.create(draft("Once"), hash_secret("a"), form_token=token)
+    with pytest.raises(AlreadySaved) as again:
+        store.create(draft("Once"), hash_secret("b"), form_token=token)
+    assert (again.value.slug, again.value.number) == (first.slug, 1)
+    assert store.count() == 1
+    edit = new_form_token()
+    second = store.add_version(first.slug, draft("Twice"), form_token=edit)
+    with pytest.raises(AlreadySaved) as repeated:
+        store.add_version(first.slug, draft("Twice"), form_token=edit)
+    assert (repeated.value.slug, repeated.value.number) == (first.slug, second.number)
+    assert [v.number for v in store.versions(first.slug)] == [1, 2]
+    assert store.saved_by_token(token) == (first.slug, 1)
+    assert store.saved_by_token(new_form_token()) is None
+
+
+def test_a_form_token_sent_twice_at_once_saves_once(store: Store) -> None:
+    token = new_form_token()
+    outcomes: list[str] = []
+
+    def save() -> None:
+        try:
+            store.create(draft("Race"), hash_secret("r"), form_token=token)
+            outcomes.append("saved")
+        except AlreadySaved:
+            outcomes.append("already")
+
+    threads = [threading.Thread(target=save) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["already"] * 3 + ["saved"]
+    assert store.count() == 1
+
+
+def test_rows_from_before_visibility_are_unlisted(database_url: str) -> None:
+    """A database made by 0001-0003, with a house rule in it, upgraded: unlisted."""
+    old = Store(database_url)
+    try:
+        now = datetime.now(UTC)
+        with old.engine.begin() as connection:
+            old_tables = [m for m in MIGRATIONS if m[0] < "0004"]
+            for _name, step in old_tables:
+                step(connection)
+            assert "visibility" not in {
+                c["name"] for c in sa.inspect(connection).get_columns("house_rules")
+            }
+            connection.execute(
+                sa.text(
+                    "INSERT INTO house_rules (slug, edit_hash, created_at, updated_at)"
+                    " VALUES ('oldrules', 'sha256:x', :now, :now)"
+                ),
+                {"now": now},
+            )
+            rule_id = connection.execute(sa.text("SELECT id FROM house_rules")).scalar_one()
+            connection.execute(
+                sa.insert(versions).values(
+                    house_rule_id=rule_id, created_at=now, number=1, **vars(draft("Old"))
+                )
+            )
+        # Record the first three as applied (they ran above), then upgrade the rest.
+        from ginrules.web.tables import metadata, migrations_table
+
+        with old.engine.begin() as connection:
+            metadata.create_all(connection, tables=[migrations_table])
+            for name, _ in old_tables:
+                connection.execute(sa.insert(migrations_table).values(name=name, applied_at=now))
+        assert old.upgrade() == ["0004_visibility_and_form_tokens"]
+        found = old.get("oldrules")
+        assert found is not None and found.visibility == "unlisted" and found.name == "Old"
+        assert old.recent() == []
+    finally:
+        old.close()
 
 
 def test_fork_origin_round_trips(store: Store) -> None:
@@ -169,7 +264,7 @@ def test_a_failed_save_changes_nothing(store: Store) -> None:
     with pytest.raises(NotFound):
         store.add_version("nosuchsl", draft())
     assert store.versions(saved.slug) == before
-    assert store.recent() == before
+    assert store.recent(listed_only=False) == before
     assert store.count() == 1
 
 

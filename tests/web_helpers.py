@@ -108,6 +108,9 @@ def form_fields(page: str) -> dict[str, str]:
     fields: dict[str, str] = {}
     for tag in re.findall(r"<input\b[^>]*>", form):
         name = re.search(r'name="([^"]+)"', tag)
+        kind = re.search(r'type="([^"]+)"', tag)
+        if kind and kind[1] in ("radio", "checkbox") and not re.search(r"\bchecked\b", tag):
+            continue  # as a browser sends them: only the chosen one
         if name:
             value = re.search(r'value="([^"]*)"', tag)
             fields[html.unescape(name[1])] = html.unescape(value[1]) if value else ""

@@ -22,6 +22,7 @@ from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import diff, explain
 from ginrules.rules.load import load_ruleset
+from ginrules.words import builder as diff_words
 from ginrules.words.departures import format_codes, origin_text, quote_lines
 from ginrules.words.diagnostics import line as diagnostic_line
 from ginrules.words.diagnostics import to_json as diagnostic_json
@@ -207,26 +208,26 @@ def cmd_diff(args: argparse.Namespace, output: Output) -> int:
         output.line(f"{first.name} and {second.name} play the same rules ({a_config.fingerprint}).")
         return EXIT_OK
     output.line(
-        f"{_count(len(changes), 'knob')} differ between {first.name} ({a_config.fingerprint})"
-        f" and {second.name} ({b_config.fingerprint}):"
+        diff_words.diff_heading(
+            len(changes), first.name, second.name, a_config.fingerprint, b_config.fingerprint
+        )
     )
     for change in changes:
-        output.line(
-            f"  {change.knob.label} ({change.knob.dotted}): {change.before.shown} in {first.name}"
-            f" -> {change.after.shown} in {second.name}"
+        sentence = diff_words.change_sentence(
+            change.knob.dotted, change.before.value, change.after.value, first.value, second.value
         )
+        output.line(f"  - {sentence}")
         output.line(
-            f"      set by {change.before.origin.describe()} and {change.after.origin.describe()}"
+            "      "
+            + diff_words.set_by(change.before.origin.describe(), change.after.origin.describe())
         )
         if args.quotes:
-            for shown, value in (
-                (change.before.shown, change.before.value),
-                (change.after.shown, change.after.value),
-            ):
+            for value in (change.before.value, change.after.value):
+                shown = diff_words.value(change.knob.dotted, value)
                 for line in quote_lines(change.knob, value):
                     output.line(
                         textwrap.fill(
-                            f"{shown}: {line}",
+                            diff_words.quoted(shown, line),
                             78,
                             initial_indent="      > ",
                             subsequent_indent="        ",

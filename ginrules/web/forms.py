@@ -23,13 +23,27 @@ from ginrules.rules.departures import Departure
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Ruleset
 from ginrules.web import refs
+from ginrules.words import builder as words
 from ginrules.words import departures
 from ginrules.words.departures import quote_lines
 from ginrules.words.diagnostics import message as diagnostic_message
-from ginrules.words.values import value_words
 
 #: Words fields of the form, beside the knobs.
 WORD_FIELDS: Final = ("name", "author", "description", "notes")
+
+#: Knobs that do something only when another knob has one of some values: hidden
+#: (still sent, so kept) while it has not.
+REQUIRES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
+    "oklahoma.ace_upcard": ("oklahoma.enabled", ("true",)),
+    "oklahoma.spades_double": ("oklahoma.enabled", ("true",)),
+    "oklahoma.spades_double_scope": ("oklahoma.spades_double", ("true",)),
+    "big_gin.bonus": ("big_gin.enabled", ("true",)),
+    "big_gin.bonus_adds_to_gin": ("big_gin.enabled", ("true",)),
+    "game_scoring.shutout_game_bonus": ("game_scoring.shutout", ("game_bonus",)),
+    "format.games": ("format.type", ("hollywood",)),
+    "format.team_target": ("format.type", ("partnership",)),
+    "format.partnership_deck": ("format.type", ("partnership",)),
+}
 
 
 @dataclass(frozen=True)
@@ -45,6 +59,31 @@ class Control:
     def field(self) -> str:
         return self.knob.dotted
 
+    @property
+    def id(self) -> str:
+        return self.knob.dotted.replace(".", "-")
+
+    @property
+    def label(self) -> str:
+        """Its plain name: ``Gin bonus``, ``Oklahoma``."""
+        return words.label(self.knob.dotted)
+
+    @property
+    def help(self) -> str:
+        return words.help_text(self.knob.dotted)
+
+    @property
+    def requires(self) -> tuple[str, tuple[str, ...]] | None:
+        """The knob (and its values) this one does something under, if any."""
+        return REQUIRES.get(self.knob.dotted)
+
+    def applies(self, values: Mapping[str, str]) -> bool:
+        """Does it do anything with these values of the form?"""
+        if self.requires is None:
+            return True
+        other, wanted = self.requires
+        return values.get(other) in wanted
+
     def label_of(self, value: str | None) -> str:
         """A field value in words (``yes``, ``after the game``); numbers as they are."""
         for option, label in self.options:
@@ -58,7 +97,7 @@ class Control:
         sources' own words, for the builder's expandable note."""
         return [
             (
-                value_words(p.value),
+                words.value(self.knob.dotted, p.value),
                 ", ".join((*p.sources, *p.software)),
                 quote_lines(self.knob, p.value),
             )
@@ -68,9 +107,11 @@ class Control:
 
 def _control(knob: ruleset_schema.Knob) -> Control:
     if knob.choices is not None:
-        return Control(knob, "select", tuple((str(c), value_words(c)) for c in knob.choices))
+        options = tuple((str(c), words.value(knob.dotted, c)) for c in knob.choices)
+        return Control(knob, "select", options)
     if "boolean" in knob.types:
-        return Control(knob, "boolean", (("true", "yes"), ("false", "no")))
+        yes, no = words.value(knob.dotted, True), words.value(knob.dotted, False)
+        return Control(knob, "boolean", (("true", yes), ("false", no)))
     return Control(knob, "number", step="any" if "number" in knob.types else "1")
 
 
@@ -90,6 +131,66 @@ def sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:
     return [
         (section, [_control(k) for k in section.knobs]) for section in ruleset_schema.sections()
     ]
+
+
+def common() -> list[Control]:
+    """The choices most tables make, in the builder's order."""
+    by_name = {knob.dotted: knob for knob in ruleset_schema.knobs()}
+    return [_control(by_name[name]) for name in words.COMMON if name in by_name]
+
+
+def more_sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:
+    """Every other knob, by section (sections left empty are left out)."""
+    found = []
+    for section, controls in sections():
+        rest = [c for c in controls if c.field not in words.COMMON]
+        if rest:
+            found.append((section, rest))
+    return found
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A knob the form sets otherwise than the base, in words."""
+
+    field: str
+    label: str
+    before: str
+    after: str
+
+
+def differences(
+    values: Mapping[str, str], base_values: Mapping[str, str], errors: Mapping[str, object]
+) -> list[Difference]:
+    """What the form changes from its base: never a field whose value is invalid."""
+    found = []
+    for _section, controls in sections():
+        for control in controls:
+            name = control.field
+            if name in errors or _same(control.knob, values.get(name), base_values.get(name)):
+                continue
+            if not control.applies(values):
+                continue  # a knob that does nothing with these rules
+            found.append(
+                Difference(
+                    name,
+                    control.label,
+                    control.label_of(base_values.get(name)),
+                    control.label_of(values.get(name)),
+                )
+            )
+    return found
+
+
+def _same(knob: ruleset_schema.Knob, typed: str | None, base: str | None) -> bool:
+    """Do two field values say the same (``25`` and ``25.0`` do)? An unreadable one
+    is never a difference."""
+    if typed == base:
+        return True
+    try:
+        return ruleset_schema.same_value(_parse(knob, typed or ""), _parse(knob, base or ""))
+    except ValueError:
+        return True
 
 
 def show(value: object) -> str:
@@ -192,6 +293,7 @@ def _place(submission: Submission, diagnostic: Diagnostic) -> None:
     dotted = ".".join(str(p) for p in path)
     if dotted and message.startswith(dotted + " "):
         message = message[len(dotted) + 1 :]  # shown beside its field: no need to name it
+    message = words.plain_message(message)
     text = message + (f" (expected {diagnostic.expected})" if diagnostic.expected else "")
     if len(path) >= 2 and f"{path[0]}.{path[1]}" in submission.values:
         submission.add(f"{path[0]}.{path[1]}", text)

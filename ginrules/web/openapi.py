@@ -12,6 +12,7 @@ from ginrules import __version__
 from ginrules.web import openapi_bot, openapi_tables
 from ginrules.web.refs import SHIPPED_NAME_PATTERN
 from ginrules.web.storage import MAX_VERSION, SLUG_PATTERN
+from ginrules.web.tables import UNLISTED, VISIBILITIES
 
 _REF = {"type": "string", "pattern": f"^{SHIPPED_NAME_PATTERN}$"}
 _SLUG = {"type": "string", "pattern": f"^{SLUG_PATTERN}$"}
@@ -39,6 +40,10 @@ _NOT_FOUND_PAGE = {
 }
 
 
+#: Who finds a house rule: by its link only, or on the home page too.
+_VISIBILITY: dict[str, Any] = {"type": "string", "enum": list(VISIBILITIES)}
+
+
 def _url() -> dict[str, Any]:
     return {"type": "string", "format": "uri"}
 
@@ -57,6 +62,8 @@ def document(base_url: str) -> dict[str, Any]:
         "base": {"type": "string"},
         "created_at": {"type": "string", "format": "date-time"},
         "forked_from": {"type": ["string", "null"]},
+        "forked_from_name": {"type": ["string", "null"]},
+        "visibility": _VISIBILITY,
         **{
             name: _url()
             for name in (
@@ -386,6 +393,7 @@ def document(base_url: str) -> dict[str, Any]:
                             "description": "a ruleset document; see /schema/ruleset.schema.json",
                         },
                         "forked_from": {"type": "string"},
+                        "visibility": {**_VISIBILITY, "default": UNLISTED},
                     },
                     "oneOf": [{"required": ["yaml"]}, {"required": ["ruleset"]}],
                 },

@@ -8,6 +8,8 @@ into a page or a JSON answer.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -16,6 +18,7 @@ from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Ruleset
 from ginrules.web import forms, refs
 from ginrules.web.storage import (
+    FORM_TOKEN_PATTERN,
     Draft,
     Store,
     Version,
@@ -23,9 +26,16 @@ from ginrules.web.storage import (
     new_secret,
     secret_matches,
 )
+from ginrules.web.tables import UNLISTED, VISIBILITIES
 
 #: The file name that diagnostics of submitted text carry.
 SUBMITTED: str = "your rules"
+
+
+def submitted_yaml(form: Mapping[str, str]) -> str:
+    """The YAML of a form post with its line endings as typed: a browser sends a
+    textarea's lines joined by CRLF, which the saved file should not keep."""
+    return form.get("yaml", "").replace("\r\n", "\n")
 
 
 def read_yaml(text: str) -> tuple[Ruleset | None, list[Diagnostic], str]:
@@ -76,17 +86,75 @@ class Saved:
 
 
 def save_new(
-    store: Store, ruleset: Ruleset, text: str, base: str, origin: tuple[str, int] | None
+    store: Store,
+    ruleset: Ruleset,
+    text: str,
+    base: str,
+    origin: tuple[str, int] | None,
+    *,
+    visibility: str = UNLISTED,
+    form_token: str | None = None,
 ) -> Saved:
-    """Save a new house rule, version 1, with a fresh edit secret."""
+    """Save a new house rule, version 1, with a fresh edit secret.
+
+    A ``form_token`` used before saves nothing: ``storage.AlreadySaved``."""
     secret = new_secret()
-    version = store.create(draft(ruleset, text, base), hash_secret(secret), origin)
+    version = store.create(
+        draft(ruleset, text, base),
+        hash_secret(secret),
+        origin,
+        visibility=visibility,
+        form_token=form_token,
+    )
     return Saved(version, secret)
 
 
-def save_version(store: Store, slug: str, ruleset: Ruleset, text: str, base: str) -> Version:
+def save_version(
+    store: Store,
+    slug: str,
+    ruleset: Ruleset,
+    text: str,
+    base: str,
+    *,
+    visibility: str | None = None,
+    form_token: str | None = None,
+) -> Version:
     """Save the next version of a house rule (the caller checked the edit secret)."""
-    return store.add_version(slug, draft(ruleset, text, base))
+    return store.add_version(
+        slug, draft(ruleset, text, base), visibility=visibility, form_token=form_token
+    )
+
+
+@dataclass(frozen=True)
+class SaveOptions:
+    """A form's save options: its one-time token and the visibility chosen."""
+
+    #: None when the form sent none (or not one this site makes): no check of repeats.
+    form_token: str | None
+    #: None when the form sent a value that is neither choice.
+    visibility: str | None
+    #: What the form sent, to show it again.
+    sent: str
+
+    @property
+    def shown(self) -> str:
+        return self.visibility or self.sent
+
+
+def save_options(form: Mapping[str, str], default: str = UNLISTED) -> SaveOptions:
+    """Read ``form_token`` and ``visibility`` from a posted form."""
+    token = str(form.get("form_token", ""))
+    sent = str(form.get("visibility", default))
+    return SaveOptions(
+        token if re.fullmatch(FORM_TOKEN_PATTERN, token) else None,
+        sent if sent in VISIBILITIES else None,
+        sent,
+    )
+
+
+def saved_before(store: Store, options: SaveOptions) -> tuple[str, int] | None:
+    """What an earlier post of the same form saved (Back, then Save again), if any."""
+    return store.saved_by_token(options.form_token) if options.form_token else None
 
 
 class EditRefused(StrEnum):

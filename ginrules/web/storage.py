@@ -9,34 +9,85 @@ transaction, so a failed save changes nothing.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import random
-import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from ginrules.web.tables import MIGRATIONS, house_rules, metadata, migrations_table, versions
+from ginrules.web.records import (
+    MAX_VERSION as MAX_VERSION,
+)
+from ginrules.web.records import (
+    SLUG_ALPHABET as SLUG_ALPHABET,
+)
+from ginrules.web.records import (
+    SLUG_LENGTH as SLUG_LENGTH,
+)
+from ginrules.web.records import (
+    SLUG_PATTERN as SLUG_PATTERN,
+)
+from ginrules.web.records import (
+    VERSION_PATTERN as VERSION_PATTERN,
+)
+from ginrules.web.records import (
+    Draft as Draft,
+)
+from ginrules.web.records import (
+    Origin as Origin,
+)
+from ginrules.web.records import (
+    Version as Version,
+)
+from ginrules.web.records import (
+    _normal_url,
+    _sqlite_pragmas,
+    select_versions,
+    version_of,
+)
+from ginrules.web.records import (
+    as_utc as as_utc,
+)
+from ginrules.web.records import (
+    default_url as default_url,
+)
+from ginrules.web.records import (
+    hash_secret as hash_secret,
+)
+from ginrules.web.records import (
+    new_form_token as new_form_token,
+)
+from ginrules.web.records import (
+    new_secret as new_secret,
+)
+from ginrules.web.records import (
+    new_slug as new_slug,
+)
+from ginrules.web.records import (
+    secret_matches as secret_matches,
+)
+from ginrules.web.records import (
+    utc_now as utc_now,
+)
+from ginrules.web.tables import (
+    LISTED,
+    MIGRATIONS,
+    UNLISTED,
+    VISIBILITIES,
+    form_tokens,
+    house_rules,
+    metadata,
+    migrations_table,
+    versions,
+)
 
 if TYPE_CHECKING:
     from flask import Flask
-
-SLUG_ALPHABET: Final = "23456789abcdefghjkmnpqrstuvwxyz"
-SLUG_LENGTH: Final = 8
-#: What a slug in a link may look like (new slugs are SLUG_LENGTH of SLUG_ALPHABET).
-SLUG_PATTERN: Final = "[2-9a-z]{4,16}"
-#: The highest version number a link may name (the API documents it).
-MAX_VERSION: Final = 999_999_999
-#: A version number in a link: 1 to MAX_VERSION.
-VERSION_PATTERN: Final = "[1-9][0-9]{0,8}"
 
 
 class StorageError(Exception):
@@ -47,51 +98,17 @@ class NotFound(StorageError):
     """No house rule has that slug."""
 
 
-@dataclass(frozen=True)
-class Draft:
-    """What a save stores: the YAML as the person wrote it and facts derived from it."""
+class AlreadySaved(StorageError):
+    """A form's one-time token was used already: what that save stored."""
 
-    name: str
-    author: str
-    description: str
-    yaml: str
-    base: str
-    fingerprint: str
+    def __init__(self, slug: str, number: int) -> None:
+        super().__init__(f"h/{slug}/v{number}")
+        self.slug = slug
+        self.number = number
 
 
-@dataclass(frozen=True)
-class Version:
-    """One saved version of a house rule (never changes once saved)."""
-
-    slug: str
-    number: int
-    name: str
-    author: str
-    description: str
-    yaml: str
-    base: str
-    fingerprint: str
-    created_at: datetime
-    #: The house rule's newest version number when this was read.
-    latest: int
-    forked_from: tuple[str, int] | None
-
-
-def default_url(instance_path: str | Path) -> str:
-    return f"sqlite:///{Path(instance_path) / 'ginrules.db'}"
-
-
-def new_secret() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_secret(secret: str) -> str:
-    """A secret is 192 random bits, so one SHA-256 is enough to keep only a hash."""
-    return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-def secret_matches(secret: str, stored_hash: str) -> bool:
-    return hmac.compare_digest(hash_secret(secret), stored_hash)
+#: What a form's one-time token looks like.
+FORM_TOKEN_PATTERN: Final = "[A-Za-z0-9_-]{16,64}"
 
 
 def _check(draft: Draft) -> None:
@@ -112,34 +129,6 @@ def _check(draft: Draft) -> None:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise StorageError(f"{name} is not valid Unicode text") from None
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def as_utc(value: datetime) -> datetime:
-    """In UTC: SQLite gives back the naive UTC time stored, PostgreSQL the session's zone."""
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-def _normal_url(url: str) -> str:
-    for prefix in ("postgres://", "postgresql://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
-
-
-def new_slug() -> str:
-    return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
 
 
 def insert_under_fresh_slug(
@@ -217,10 +206,21 @@ class Store:
     # -- saving -------------------------------------------------------------------------
 
     def create(
-        self, draft: Draft, edit_hash: str, forked_from: tuple[str, int] | None = None
+        self,
+        draft: Draft,
+        edit_hash: str,
+        forked_from: tuple[str, int] | None = None,
+        *,
+        visibility: str = UNLISTED,
+        form_token: str | None = None,
     ) -> Version:
-        """A new house rule with ``draft`` as version 1, under a fresh random slug."""
+        """A new house rule with ``draft`` as version 1, under a fresh random slug.
+
+        With a ``form_token`` already used, nothing is saved: :class:`AlreadySaved`
+        names what the first save stored."""
         now = utc_now()
+        _check_visibility(visibility)
+        self._check_token(form_token)
 
         def insert(connection: Connection, slug: str) -> None:
             rule_id = connection.execute(
@@ -232,25 +232,45 @@ class Store:
                     updated_at=now,
                     forked_from_slug=forked_from[0] if forked_from else None,
                     forked_from_version=forked_from[1] if forked_from else None,
+                    visibility=visibility,
                 )
                 .returning(house_rules.c.id)
             ).scalar_one()
             self._insert_version(connection, rule_id, 1, draft, now)
+            _record_token(connection, form_token, slug, 1, now)
 
-        slug = insert_under_fresh_slug(self.engine, insert, self._slug_taken, "house rules")
+        try:
+            slug = insert_under_fresh_slug(self.engine, insert, self._slug_taken, "house rules")
+        except StorageError:
+            self._check_token(form_token)  # a save with the same token won the race
+            raise
         found = self.get(slug, 1)
         assert found is not None
         return found
 
-    def add_version(self, slug: str, draft: Draft) -> Version:
+    def add_version(
+        self,
+        slug: str,
+        draft: Draft,
+        *,
+        visibility: str | None = None,
+        form_token: str | None = None,
+    ) -> Version:
         """Save ``draft`` as the next version of ``slug``.
 
         The transaction writes the house rule's row first (its ``updated_at``), which
         locks it on both databases, so concurrent saves of one house rule take turns
         and each counts the versions after the one before it committed. Should a
         number still be taken (unique constraint), the save counts again.
+        ``visibility`` None keeps the house rule's; a used ``form_token`` saves nothing
+        (:class:`AlreadySaved`).
         """
         _check(draft)
+        changes: dict[str, object] = {}
+        if visibility is not None:
+            _check_visibility(visibility)
+            changes["visibility"] = visibility
+        self._check_token(form_token)
         number = 0
         for attempt in range(10):
             if attempt:
@@ -261,7 +281,7 @@ class Store:
                     rule_id = connection.execute(
                         sa.update(house_rules)
                         .where(house_rules.c.slug == slug)
-                        .values(updated_at=now)
+                        .values(updated_at=now, **changes)
                         .returning(house_rules.c.id)
                     ).scalar_one_or_none()
                     if rule_id is None:
@@ -273,7 +293,9 @@ class Store:
                     ).scalar_one()
                     number = (latest or 0) + 1
                     self._insert_version(connection, rule_id, number, draft, now)
+                    _record_token(connection, form_token, slug, number, now)
             except IntegrityError:
+                self._check_token(form_token)  # a save with the same token won the race
                 if self.get(slug, number) is not None:
                     continue  # another save took that number: count again
                 raise StorageError("the new version could not be saved") from None
@@ -301,6 +323,22 @@ class Store:
             )
         )
 
+    def saved_by_token(self, token: str) -> tuple[str, int] | None:
+        """What the save that used a form's one-time token stored, if one did."""
+        with self.engine.connect() as connection:
+            row = connection.execute(
+                sa.select(form_tokens.c.slug, form_tokens.c.number).where(
+                    form_tokens.c.token == token
+                )
+            ).first()
+        return None if row is None else (str(row.slug), int(row.number))
+
+    def _check_token(self, token: str | None) -> None:
+        if token:
+            used = self.saved_by_token(token)
+            if used is not None:
+                raise AlreadySaved(*used)
+
     def _slug_taken(self, slug: str) -> bool:
         with self.engine.connect() as connection:
             return (
@@ -312,67 +350,27 @@ class Store:
 
     # -- reading --------------------------------------------------------------------------
 
-    def _select(self) -> sa.Select[Any]:
-        latest = (
-            sa.select(sa.func.max(versions.c.number))
-            .where(versions.c.house_rule_id == house_rules.c.id)
-            .correlate(house_rules)
-            .scalar_subquery()
-        )
-        return sa.select(
-            house_rules.c.slug,
-            house_rules.c.forked_from_slug,
-            house_rules.c.forked_from_version,
-            versions.c.number,
-            versions.c.name,
-            versions.c.author,
-            versions.c.description,
-            versions.c.yaml,
-            versions.c.base,
-            versions.c.fingerprint,
-            versions.c.created_at,
-            latest.label("latest"),
-        ).join(versions, versions.c.house_rule_id == house_rules.c.id)
-
-    @staticmethod
-    def _version(row: Any) -> Version:
-        forked = None
-        if row.forked_from_slug is not None and row.forked_from_version is not None:
-            forked = (row.forked_from_slug, int(row.forked_from_version))
-        return Version(
-            slug=row.slug,
-            number=int(row.number),
-            name=row.name,
-            author=row.author,
-            description=row.description,
-            yaml=row.yaml,
-            base=row.base,
-            fingerprint=row.fingerprint,
-            created_at=as_utc(row.created_at),
-            latest=int(row.latest),
-            forked_from=forked,
-        )
-
     def get(self, slug: str, number: int | None = None) -> Version | None:
         """One version (the latest when ``number`` is None), or None."""
         if number is not None and not 1 <= number <= MAX_VERSION:
             return None  # no such version, and more than the column holds
-        query = self._select().where(house_rules.c.slug == slug)
+        query = select_versions().where(house_rules.c.slug == slug)
         if number is None:
             query = query.order_by(versions.c.number.desc()).limit(1)
         else:
             query = query.where(versions.c.number == number)
         with self.engine.connect() as connection:
             row = connection.execute(query).first()
-        return None if row is None else self._version(row)
+        return None if row is None else version_of(row)
 
     def versions(self, slug: str) -> list[Version]:
-        query = self._select().where(house_rules.c.slug == slug).order_by(versions.c.number)
+        query = select_versions().where(house_rules.c.slug == slug).order_by(versions.c.number)
         with self.engine.connect() as connection:
-            return [self._version(row) for row in connection.execute(query)]
+            return [version_of(row) for row in connection.execute(query)]
 
-    def recent(self, limit: int = 10) -> list[Version]:
-        """The latest version of the most recently changed house rules, newest first."""
+    def recent(self, limit: int = 10, *, listed_only: bool = True) -> list[Version]:
+        """The latest version of the most recently changed house rules, newest first:
+        only the listed ones (their authors chose the home page) unless asked."""
         newest = (
             sa.select(sa.func.max(versions.c.number))
             .where(versions.c.house_rule_id == house_rules.c.id)
@@ -380,13 +378,14 @@ class Store:
             .scalar_subquery()
         )
         query = (
-            self._select()
+            select_versions()
             .where(versions.c.number == newest)
+            .where(house_rules.c.visibility == LISTED if listed_only else sa.true())
             .order_by(house_rules.c.updated_at.desc(), house_rules.c.id.desc())
             .limit(limit)
         )
         with self.engine.connect() as connection:
-            return [self._version(row) for row in connection.execute(query)]
+            return [version_of(row) for row in connection.execute(query)]
 
     def edit_hash(self, slug: str) -> str | None:
         with self.engine.connect() as connection:
@@ -408,6 +407,20 @@ class Store:
             return int(
                 connection.execute(sa.select(sa.func.count()).select_from(house_rules)).scalar_one()
             )
+
+
+def _check_visibility(visibility: str) -> None:
+    if visibility not in VISIBILITIES:
+        raise StorageError(f"visibility is {' or '.join(VISIBILITIES)}")
+
+
+def _record_token(
+    connection: Connection, token: str | None, slug: str, number: int, now: datetime
+) -> None:
+    if token:
+        connection.execute(
+            sa.insert(form_tokens).values(token=token, slug=slug, number=number, created_at=now)
+        )
 
 
 def get_store() -> Store:

@@ -10,6 +10,11 @@ from sqlalchemy.engine import Connection
 
 metadata = sa.MetaData()
 
+#: A house rule's two visibilities; new and migrated rows are unlisted.
+UNLISTED: Final = "unlisted"
+LISTED: Final = "listed"
+VISIBILITIES: Final = (UNLISTED, LISTED)
+
 house_rules = sa.Table(
     "house_rules",
     metadata,
@@ -20,6 +25,9 @@ house_rules = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False, index=True),
     sa.Column("forked_from_slug", sa.String(16), nullable=True),
     sa.Column("forked_from_version", sa.Integer, nullable=True),
+    #: ``unlisted`` (only people with the link find it) or ``listed`` on the home page;
+    #: added by migration 0004 (rows from before it are unlisted: nobody was asked).
+    sa.Column("visibility", sa.String(10), nullable=False, server_default=UNLISTED),
 )
 
 versions = sa.Table(
@@ -108,6 +116,17 @@ bot_games = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+#: A builder or editor form's one-time token, recorded in the transaction that saved it:
+#: the same form sent again (Back, then Save) finds what it saved instead of saving twice.
+form_tokens = sa.Table(
+    "form_tokens",
+    metadata,
+    sa.Column("token", sa.String(64), primary_key=True),
+    sa.Column("slug", sa.String(16), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 migrations_table = sa.Table(
     "schema_migrations",
     metadata,
@@ -117,7 +136,15 @@ migrations_table = sa.Table(
 
 
 def _create_tables(connection: Connection) -> None:
-    metadata.create_all(connection, tables=[house_rules, versions])
+    # house_rules as it was before 0004 added its visibility.
+    before = sa.MetaData()
+    first = sa.Table(
+        "house_rules",
+        before,
+        *(column._copy() for column in house_rules.columns if column.name != "visibility"),
+    )
+    before.create_all(connection, tables=[first])
+    metadata.create_all(connection, tables=[versions])
 
 
 def _create_card_tables(connection: Connection) -> None:
@@ -128,6 +155,13 @@ def _create_bot_games(connection: Connection) -> None:
     metadata.create_all(connection, tables=[bot_games])
 
 
+def _add_visibility_and_form_tokens(connection: Connection) -> None:
+    # The column as the table defines it (type, NOT NULL, the default for existing rows).
+    column = sa.schema.CreateColumn(house_rules.c.visibility).compile(dialect=connection.dialect)
+    connection.execute(sa.text(f"ALTER TABLE {house_rules.name} ADD COLUMN {column}"))
+    metadata.create_all(connection, tables=[form_tokens])
+
+
 #: Named schema steps, in order; each runs once, in its own transaction. The first
 #: creates the tables from the definitions above; a later step that changes a table
 #: must also make this one create the table as it was before that change.
@@ -135,4 +169,5 @@ MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
     ("0001_house_rules_and_versions", _create_tables),
     ("0002_card_tables_and_their_events", _create_card_tables),
     ("0003_bot_games", _create_bot_games),
+    ("0004_visibility_and_form_tokens", _add_visibility_and_form_tokens),
 )

@@ -1,13 +1,23 @@
-// The builder's live differences: after each change, ask the server (the same
-// validation as saving) what differs from the base, and show it beside the form.
+// The builder: after each change, ask the server (the same validation as saving)
+// what differs from the base and show it in the save bar; show the rules that only
+// matter under another choice (Oklahoma's, big gin's, a partnership's) when they do.
 (function () {
   "use strict";
   var form = document.getElementById("builder");
   if (!form) { return; }
   var list = document.getElementById("live-changes");
   var none = document.getElementById("live-none");
+  var count = document.getElementById("live-count");
   var warnings = document.getElementById("live-warnings");
   var timer = null;
+  var wide = window.matchMedia("(min-width: 801px)");
+
+  // On a wide screen there is room: the differences and every rule open.
+  if (wide.matches) {
+    document.getElementById("live").open = true;
+    var more = document.getElementById("more-rules");
+    if (more) { more.open = true; }
+  }
 
   function item(parts) {
     var li = document.createElement("li");
@@ -22,6 +32,12 @@
     return li;
   }
 
+  function counted(n) {
+    if (n === 0) { return count.dataset.none; }
+    if (n === 1) { return count.dataset.one; }
+    return count.dataset.many.replace("{n}", String(n));
+  }
+
   function show(data) {
     list.replaceChildren();
     var changed = {};
@@ -30,20 +46,32 @@
       changed[change.knob] = true;
     });
     none.hidden = data.changes.length > 0;
+    count.textContent = counted(data.changes.length);
     form.querySelectorAll(".field[data-knob]").forEach(function (field) {
       field.classList.toggle("changed", !!changed[field.dataset.knob]);
     });
     warnings.replaceChildren();
+    (data.problems || []).forEach(function (text) {
+      var li = document.createElement("li");
+      li.className = "field-error";
+      li.textContent = text;
+      warnings.appendChild(li);
+    });
     data.warnings.forEach(function (text) {
       var li = document.createElement("li");
       li.textContent = text;
       warnings.appendChild(li);
     });
-    Object.keys(data.errors).forEach(function (name) {
-      var li = document.createElement("li");
-      li.className = "field-error";
-      li.textContent = name + ": " + data.errors[name].join("; ");
-      warnings.appendChild(li);
+  }
+
+  // A field that does something only under another field's values.
+  function applies() {
+    form.querySelectorAll(".field[data-when]").forEach(function (field) {
+      var other = form.elements[field.dataset.when];
+      if (!other) { return; }
+      var wanted = field.dataset.values.split(" ");
+      var errored = field.classList.contains("has-error");
+      field.hidden = wanted.indexOf(other.value) < 0 && !errored;
     });
   }
 
@@ -65,5 +93,17 @@
     clearTimeout(timer);
     timer = setTimeout(refresh, 250);
   });
-  form.addEventListener("change", refresh);
+  form.addEventListener("change", function () {
+    applies();
+    refresh();
+  });
+  // Sent once: a second tap while the first save is on its way does nothing.
+  form.addEventListener("submit", function (event) {
+    if (form.dataset.sending === "yes") { event.preventDefault(); return; }
+    form.dataset.sending = "yes";
+    window.setTimeout(function () { form.dataset.sending = ""; }, 8000);
+  });
+  // Back to this page from the browser's history: it may be sent again (the server
+  // answers with what the first sending saved).
+  window.addEventListener("pageshow", function () { form.dataset.sending = ""; });
 })();

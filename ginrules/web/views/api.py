@@ -20,13 +20,15 @@ from ginrules.web import openapi, refs, saving
 from ginrules.web.json_input import BadInput, bad_input, body_text
 from ginrules.web.security import limited
 from ginrules.web.storage import Version, get_store
+from ginrules.web.tables import UNLISTED, VISIBILITIES
 from ginrules.web.urls import compiled_json, edit_url, links
 from ginrules.web.views import found_or_404
+from ginrules.words import builder as words
 from ginrules.words.diagnostics import to_json as diagnostic_json
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
-_JSON_KEYS = {"yaml", "ruleset", "forked_from"}
+_JSON_KEYS = {"yaml", "ruleset", "forked_from", "visibility"}
 
 
 blueprint.register_error_handler(BadInput, bad_input)
@@ -55,6 +57,8 @@ def _summary(loaded: refs.Loaded) -> dict[str, Any]:
                 if version.forked_from
                 else None
             ),
+            forked_from_name=version.origin.name if version.origin else None,
+            visibility=version.visibility,
         )
     else:
         data["kind"] = next(
@@ -170,7 +174,7 @@ def diff_rulesets() -> Response:
 @blueprint.post("/houserules")
 @limited
 def create_houserule() -> tuple[Response, int]:
-    text, forked_from = _read_body()
+    text, forked_from, visibility = _read_body()
     ruleset, base = _validated(text)
     origin = None
     if forked_from:
@@ -182,7 +186,9 @@ def create_houserule() -> tuple[Response, int]:
                 [{"field": "forked_from", "message": f"no saved house rule {forked_from!r}"}],
             )
         origin = (parent.version.slug, parent.version.number)
-    saved = saving.save_new(get_store(), ruleset, text, base, origin)
+    saved = saving.save_new(
+        get_store(), ruleset, text, base, origin, visibility=visibility or UNLISTED
+    )
     return _saved(saved.version, saved.secret), 201
 
 
@@ -205,9 +211,9 @@ def update_houserule(slug: str) -> tuple[Response, int]:
             "that edit secret is not right for these house rules",
             [{"field": "X-Edit-Secret", "message": "wrong secret"}],
         )
-    text, _ = _read_body()
+    text, _, visibility = _read_body()
     ruleset, base = _validated(text)
-    version = saving.save_version(get_store(), slug, ruleset, text, base)
+    version = saving.save_version(get_store(), slug, ruleset, text, base, visibility=visibility)
     return _saved(version, None), 201
 
 
@@ -224,12 +230,13 @@ def _saved(version: Version, secret: str | None) -> Response:
     return response
 
 
-def _read_body() -> tuple[str, str]:
-    """The ruleset text of a create or update: raw YAML, or JSON ``{"yaml"|"ruleset": ...}``."""
+def _read_body() -> tuple[str, str, str | None]:
+    """The ruleset text of a create or update (raw YAML, or JSON ``{"yaml"|"ruleset": ...}``),
+    the ``forked_from`` reference and the ``visibility`` (None: not given)."""
     body = body_text()
     kind = request.mimetype
     if kind in ("application/yaml", "application/x-yaml", "text/yaml", "text/plain"):
-        return body, ""
+        return body, "", None
     if kind != "application/json":
         raise BadInput(
             415,
@@ -256,6 +263,10 @@ def _read_body() -> tuple[str, str]:
         raise BadInput(
             400, "forked_from is a string", [{"field": "forked_from", "message": "not a string"}]
         )
+    visibility = data.get("visibility")
+    if visibility is not None and visibility not in VISIBILITIES:
+        problem = words.form_problem("visibility")
+        raise BadInput(400, problem, [{"field": "visibility", "message": problem}])
     if ("yaml" in data) == ("ruleset" in data):
         raise BadInput(
             400,
@@ -265,7 +276,7 @@ def _read_body() -> tuple[str, str]:
     if "yaml" in data:
         if not isinstance(data["yaml"], str):
             raise BadInput(400, "yaml is a string", [{"field": "yaml", "message": "not a string"}])
-        return data["yaml"], forked_from
+        return data["yaml"], forked_from, visibility
     if not isinstance(data["ruleset"], dict):
         raise BadInput(
             400, "ruleset is an object", [{"field": "ruleset", "message": "not an object"}]
@@ -279,7 +290,7 @@ def _read_body() -> tuple[str, str]:
     text = yaml.safe_dump(data["ruleset"], sort_keys=False, allow_unicode=True)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         abort(413)
-    return text, forked_from
+    return text, forked_from, visibility
 
 
 #: Deeper than any ruleset (sections hold knobs; notes hold strings).

@@ -8,16 +8,19 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from werkzeug.wrappers import Response as BaseResponse
 
 from ginrules.rules.diagnostics import Diagnostic
-from ginrules.rules.diff import diff
 from ginrules.rules.load import Ruleset
 from ginrules.web import forms, refs, saving
 from ginrules.web.security import limited
-from ginrules.web.storage import Version, get_store
+from ginrules.web.storage import AlreadySaved, Version, get_store, new_form_token
+from ginrules.web.tables import UNLISTED
 from ginrules.web.views import found_or_404
+from ginrules.words import builder as words
 from ginrules.words.diagnostics import message as diagnostic_message
-from ginrules.words.values import value_words
 
 blueprint = Blueprint("builder", __name__)
+
+#: The longest name the form takes.
+NAME_LENGTH = 80
 
 
 def _start(reference: str | None) -> refs.Loaded:
@@ -33,7 +36,29 @@ def build() -> Any:
         values["name"] = f"{values['name']} at our table"
         values["description"] = ""
         values["author"] = ""
+    else:  # a fork: the same rules under a new name, by whoever forks them
+        values["name"] = words.fork_name(start.version.name[: NAME_LENGTH - 12])
+        values["author"] = ""
     return builder_page(values, base, start=start, forked_from=start.ref if start.version else "")
+
+
+def already_saved(slug: str, number: int) -> BaseResponse:
+    """The form was sent again (Back, then Save): to what its first sending saved."""
+    if number == 1:
+        return redirect(url_for("houserules.share", slug=slug, number=number), 303)
+    return redirect(url_for("rulesets.version_page", slug=slug, number=number), 303)
+
+
+def _option_words(options: saving.SaveOptions | None, default: str) -> dict[str, Any]:
+    """The template variables of web/_save_options.html."""
+    if options is None:
+        return {"form_token": new_form_token(), "visibility": default, "visibility_error": ""}
+    return {
+        # A refused form keeps its token: the same form, sent again once fixed.
+        "form_token": options.form_token or new_form_token(),
+        "visibility": options.shown,
+        "visibility_error": "" if options.visibility else words.form_problem("visibility"),
+    }
 
 
 def builder_page(
@@ -45,21 +70,37 @@ def builder_page(
     forked_from: str = "",
     edit: Version | None = None,
     key: str = "",
+    options: saving.SaveOptions | None = None,
     status: int = 200,
 ) -> Any:
     base_loaded = refs.shipped(base)
+    base_values = forms.values_of(base_loaded.ruleset) if base_loaded else {}
+    errors = submission.errors if submission else {}
+    fork = refs.resolve(get_store(), forked_from) if forked_from else None
+    more = forms.more_sections()
+    differences = forms.differences(values, base_values, errors)
+    marked = set(errors) | {d.field for d in differences}
     page = render_template(
         "web/builder.html",
-        sections=forms.sections(),
+        common=forms.common(),
+        more=more,
+        more_open=any(c.field in marked for _, controls in more for c in controls),
         values=values,
         base=base,
-        base_values=forms.values_of(base_loaded.ruleset) if base_loaded else {},
+        base_values=base_values,
+        differences=differences,
+        errors=errors,
         bases=refs.shipped_names(),
         start=start,
         submission=submission,
         forked_from=forked_from,
+        fork_of=fork.version if fork else None,
         edit=edit,
         key=key,
+        label_of=words.label,
+        field_error=words.field_error,
+        save_options_styled=True,
+        **_option_words(options, edit.visibility if edit else UNLISTED),
     )
     return page, status
 
@@ -68,19 +109,43 @@ def builder_page(
 @limited
 def build_save() -> Any:
     base = request.form.get("base", "classic")
+    options = saving.save_options(request.form)
+    again = saving.saved_before(get_store(), options)
+    if again is not None:
+        return already_saved(*again)
     submission = forms.read_form(request.form, base)
     forked_from = request.form.get("forked_from", "")
+    if options.visibility is None:
+        submission.add("visibility", words.form_problem("visibility"))
     if not submission.ok:
         return builder_page(
-            submission.values, base, submission=submission, forked_from=forked_from, status=422
+            submission.values,
+            base,
+            submission=submission,
+            forked_from=forked_from,
+            options=options,
+            status=422,
         )
     assert submission.ruleset is not None  # a submission without errors has its ruleset
-    return _save_new(submission.yaml_text, submission.ruleset, base, forked_from)
+    return _save_new(submission.yaml_text, submission.ruleset, base, forked_from, options)
 
 
-def _save_new(text: str, ruleset: Ruleset, base: str, forked_from: str) -> BaseResponse:
+def _save_new(
+    text: str, ruleset: Ruleset, base: str, forked_from: str, options: saving.SaveOptions
+) -> BaseResponse:
     store = get_store()
-    saved = saving.save_new(store, ruleset, text, base, saving.fork_origin(store, forked_from))
+    try:
+        saved = saving.save_new(
+            store,
+            ruleset,
+            text,
+            base,
+            saving.fork_origin(store, forked_from),
+            visibility=options.visibility or UNLISTED,
+            form_token=options.form_token,
+        )
+    except AlreadySaved as first:  # the same form, sent twice at once
+        return already_saved(first.slug, first.number)
     version = saved.version
     # The secret is shown once, on the share page, and never travels in a URL.
     session["edit_secret"] = {"slug": version.slug, "secret": saved.secret}
@@ -118,6 +183,7 @@ def yaml_editor(
     forked_from: str = "",
     edit: Version | None = None,
     key: str = "",
+    options: saving.SaveOptions | None = None,
     status: int = 200,
 ) -> Any:
     lines = {d.line for d in errors or [] if d.line}
@@ -131,6 +197,7 @@ def yaml_editor(
         edit=edit,
         key=key,
         bases=refs.shipped_names(),
+        **_option_words(options, edit.visibility if edit else UNLISTED),
     )
     return page, status
 
@@ -138,12 +205,19 @@ def yaml_editor(
 @blueprint.post("/build/yaml")
 @limited
 def build_yaml_save() -> Any:
-    text = request.form.get("yaml", "")
+    text = saving.submitted_yaml(request.form)
     forked_from = request.form.get("forked_from", "")
+    options = saving.save_options(request.form)
+    again = saving.saved_before(get_store(), options)
+    if again is not None:
+        return already_saved(*again)
     ruleset, diagnostics, base = saving.read_yaml(text)
-    if ruleset is None:
-        return yaml_editor(text, errors=diagnostics, forked_from=forked_from, status=422)
-    return _save_new(text, ruleset, base, forked_from)
+    if ruleset is None or options.visibility is None:
+        errors = diagnostics if ruleset is None else []
+        return yaml_editor(
+            text, errors=errors, forked_from=forked_from, options=options, status=422
+        )
+    return _save_new(text, ruleset, base, forked_from, options)
 
 
 @blueprint.post("/build/preview")
@@ -152,20 +226,22 @@ def preview() -> Any:
     submission = forms.read_form(request.form, base)
     base_loaded = refs.shipped(base)
     changes: list[dict[str, Any]] = []
-    if submission.ruleset is not None and base_loaded is not None:
+    if base_loaded is not None:
+        base_values = forms.values_of(base_loaded.ruleset)
         changes = [
-            {
-                "knob": change.knob.dotted,
-                "label": change.knob.label,
-                "before": value_words(change.before.value),
-                "after": value_words(change.after.value),
-            }
-            for change in diff(base_loaded.ruleset, submission.ruleset)
+            {"knob": d.field, "label": d.label, "before": d.before, "after": d.after}
+            for d in forms.differences(submission.values, base_values, submission.errors)
         ]
     return {
         "changes": changes,
         "errors": submission.errors,
+        "problems": [
+            words.field_error(name, message)
+            for name, messages in submission.errors.items()
+            for message in messages
+        ]
+        + [words.plain_message(text) for text in submission.general],
         "general": submission.general,
-        "warnings": [diagnostic_message(w) for w in submission.warnings],
+        "warnings": [words.plain_message(diagnostic_message(w)) for w in submission.warnings],
         "yaml": submission.yaml_text,
     }

@@ -19,10 +19,11 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ginrules.web import forms, refs, saving
 from ginrules.web.security import limited
-from ginrules.web.storage import Version, get_store
+from ginrules.web.storage import AlreadySaved, Version, get_store
 from ginrules.web.urls import build_url, edit_url, links
 from ginrules.web.views import changes_between, found_or_404
-from ginrules.web.views.builder import builder_page, yaml_editor
+from ginrules.web.views.builder import already_saved, builder_page, yaml_editor
+from ginrules.words import builder as words
 
 blueprint = Blueprint("houserules", __name__)
 
@@ -92,20 +93,47 @@ def edit(slug: str) -> Any:
 def edit_save(slug: str) -> Any:
     key = request.form.get("key", "")
     latest = _check_key(slug, key)
+    # An edit keeps the house rule's visibility unless the form says otherwise.
+    options = saving.save_options(request.form, latest.visibility)
+    again = saving.saved_before(get_store(), options)
+    if again is not None:
+        return already_saved(*again)
     if "yaml" in request.form:
-        text = request.form["yaml"]
+        text = saving.submitted_yaml(request.form)
         ruleset, diagnostics, base = saving.read_yaml(text)
-        if ruleset is None:
-            return yaml_editor(text, errors=diagnostics, edit=latest, key=key, status=422)
+        if ruleset is None or options.visibility is None:
+            errors = diagnostics if ruleset is None else []
+            return yaml_editor(
+                text, errors=errors, edit=latest, key=key, options=options, status=422
+            )
     else:
         base = request.form.get("base", latest.base)
         submission = forms.read_form(request.form, base)
+        if options.visibility is None:
+            submission.add("visibility", words.form_problem("visibility"))
         if not submission.ok:
             return builder_page(
-                submission.values, base, submission=submission, edit=latest, key=key, status=422
+                submission.values,
+                base,
+                submission=submission,
+                edit=latest,
+                key=key,
+                options=options,
+                status=422,
             )
         text, ruleset = submission.yaml_text, submission.ruleset
     assert ruleset is not None
-    version = saving.save_version(get_store(), slug, ruleset, text, base)
+    try:
+        version = saving.save_version(
+            get_store(),
+            slug,
+            ruleset,
+            text,
+            base,
+            visibility=options.visibility,
+            form_token=options.form_token,
+        )
+    except AlreadySaved as first:  # the same form, sent twice at once
+        return already_saved(first.slug, first.number)
     flash(f"Saved version {version.number}. The plain link now shows it.")
     return redirect(url_for("rulesets.version_page", slug=slug, number=version.number), 303)

@@ -1,0 +1,192 @@
+"""What the store keeps and hands back (drafts, versions, fork origins), and its helpers:
+slugs, secrets and their hashes, times in UTC, database URLs and SQLite's pragmas.
+
+:mod:`ginrules.web.storage` re-exports each name, so callers import them from there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final, NamedTuple
+
+import sqlalchemy as sa
+
+from ginrules.web.tables import LISTED, UNLISTED, house_rules, versions
+
+SLUG_ALPHABET: Final = "23456789abcdefghjkmnpqrstuvwxyz"
+SLUG_LENGTH: Final = 8
+#: What a slug in a link may look like (new slugs are SLUG_LENGTH of SLUG_ALPHABET).
+SLUG_PATTERN: Final = "[2-9a-z]{4,16}"
+#: The highest version number a link may name (the API documents it).
+MAX_VERSION: Final = 999_999_999
+#: A version number in a link: 1 to MAX_VERSION.
+VERSION_PATTERN: Final = "[1-9][0-9]{0,8}"
+
+
+class Origin(NamedTuple):
+    """The saved version a house rule was forked from, with that version's name."""
+
+    slug: str
+    number: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What a save stores: the YAML as the person wrote it and facts derived from it."""
+
+    name: str
+    author: str
+    description: str
+    yaml: str
+    base: str
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Version:
+    """One saved version of a house rule (never changes once saved)."""
+
+    slug: str
+    number: int
+    name: str
+    author: str
+    description: str
+    yaml: str
+    base: str
+    fingerprint: str
+    created_at: datetime
+    #: The house rule's newest version number when this was read.
+    latest: int
+    #: The version it was forked from: (slug, number), None when it is no fork.
+    forked_from: tuple[str, int] | None
+    #: ``unlisted`` (reachable by its link only) or ``listed`` (on the home page).
+    visibility: str = UNLISTED
+    #: The name of the version it was forked from (None when it is no fork).
+    forked_from_name: str | None = None
+
+    @property
+    def listed(self) -> bool:
+        return self.visibility == LISTED
+
+    @property
+    def origin(self) -> Origin | None:
+        """The version it was forked from, with its name: ``origin.name``."""
+        if self.forked_from is None:
+            return None
+        slug, number = self.forked_from
+        return Origin(slug, number, self.forked_from_name or slug)
+
+
+def default_url(instance_path: str | Path) -> str:
+    return f"sqlite:///{Path(instance_path) / 'ginrules.db'}"
+
+
+def new_form_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_secret(secret: str) -> str:
+    """A secret is 192 random bits, so one SHA-256 is enough to keep only a hash."""
+    return "sha256:" + hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def secret_matches(secret: str, stored_hash: str) -> bool:
+    return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """In UTC: SQLite gives back the naive UTC time stored, PostgreSQL the session's zone."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def _normal_url(url: str) -> str:
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def new_slug() -> str:
+    return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
+
+
+def select_versions() -> sa.Select[Any]:
+    """Versions with their house rule's slug, fork origin, visibility and newest number."""
+    latest = (
+        sa.select(sa.func.max(versions.c.number))
+        .where(versions.c.house_rule_id == house_rules.c.id)
+        .correlate(house_rules)
+        .scalar_subquery()
+    )
+    parent = versions.alias("parent")
+    parent_rule = house_rules.alias("parent_rule")
+    parent_name = (
+        sa.select(parent.c.name)
+        .join(parent_rule, parent_rule.c.id == parent.c.house_rule_id)
+        .where(
+            parent_rule.c.slug == house_rules.c.forked_from_slug,
+            parent.c.number == house_rules.c.forked_from_version,
+        )
+        .correlate(house_rules)
+        .scalar_subquery()
+    )
+    return sa.select(
+        house_rules.c.slug,
+        house_rules.c.forked_from_slug,
+        house_rules.c.forked_from_version,
+        house_rules.c.visibility,
+        parent_name.label("forked_from_name"),
+        versions.c.number,
+        versions.c.name,
+        versions.c.author,
+        versions.c.description,
+        versions.c.yaml,
+        versions.c.base,
+        versions.c.fingerprint,
+        versions.c.created_at,
+        latest.label("latest"),
+    ).join(versions, versions.c.house_rule_id == house_rules.c.id)
+
+
+def version_of(row: Any) -> Version:
+    """A row of :func:`select_versions` as a :class:`Version`."""
+    forked = None
+    if row.forked_from_slug is not None and row.forked_from_version is not None:
+        forked = (row.forked_from_slug, int(row.forked_from_version))
+    return Version(
+        slug=row.slug,
+        number=int(row.number),
+        name=row.name,
+        author=row.author,
+        description=row.description,
+        yaml=row.yaml,
+        base=row.base,
+        fingerprint=row.fingerprint,
+        created_at=as_utc(row.created_at),
+        latest=int(row.latest),
+        forked_from=forked,
+        visibility=str(row.visibility),
+        forked_from_name=None if forked is None else row.forked_from_name,
+    )
