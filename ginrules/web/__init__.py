@@ -43,6 +43,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
         table_files,
         table_live,
         table_pages,
+        yaml_check,
     )
 
     config = settings.load(overrides)
@@ -63,6 +64,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(table_files.blueprint)
     app.register_blueprint(bot_game.blueprint)
     app.register_blueprint(bot_game.api)
+    app.register_blueprint(yaml_check.blueprint)
     security.csrf.exempt(api.blueprint)
     security.csrf.exempt(table_api.blueprint)
     security.csrf.exempt(bot_game.api)

@@ -6,6 +6,7 @@
 - ``SECRET_KEY``: signs sessions and CSRF tokens; default a random key kept in
   the instance folder, so restarts keep people's forms valid.
 - ``RATE_LIMIT``: saves allowed per address (Flask-Limiter syntax).
+- ``CHECK_RATE_LIMIT``: the YAML editor's live checks per address.
 - ``LIVE_STREAMS``: live table streams one worker process holds at once (8);
   each holds a thread, so keep it below ``ginrules serve --threads`` (16).
 """
@@ -24,6 +25,8 @@ from ginrules.sheets.render import DEFAULT_BASE_URL
 #: Largest request body accepted (a ruleset file is at most 64 KiB).
 MAX_BODY_BYTES: Final = 128 * 1024
 DEFAULT_RATE_LIMIT: Final = "30 per minute;300 per day"
+#: The YAML editor's live checks per address: typing never uses up the saves.
+DEFAULT_CHECK_RATE_LIMIT: Final = "120 per minute;3000 per hour"
 DEFAULT_LIVE_STREAMS: Final = 8
 
 
@@ -77,6 +80,7 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "PUBLIC_BASE_URL": env.get("PUBLIC_BASE_URL") or DEFAULT_BASE_URL,
         "SECRET_KEY": env.get("SECRET_KEY") or None,
         "RATE_LIMIT": env.get("RATE_LIMIT") or DEFAULT_RATE_LIMIT,
+        "CHECK_RATE_LIMIT": env.get("CHECK_RATE_LIMIT") or DEFAULT_CHECK_RATE_LIMIT,
         "RATELIMIT_ENABLED": True,
         "LIVE_STREAMS": _whole(env.get("LIVE_STREAMS"), "LIVE_STREAMS", DEFAULT_LIVE_STREAMS),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,

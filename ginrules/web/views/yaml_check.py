@@ -1,0 +1,98 @@
+"""The YAML editor's live check: the same validation as saving, answered as JSON.
+
+``POST /build/yaml/check`` takes the text (a form field ``yaml``, or JSON
+``{"yaml": ...}``) and answers ``{"ok": bool, "diagnostics": [...]}``, each
+diagnostic with its line, column, dotted path, message and severity. Nothing is
+saved. The CSRF token travels in the ``X-CSRFToken`` header, as the builder's
+preview sends it. Checks count against their own, more generous rate limit
+(``CHECK_RATE_LIMIT``) so typing never uses up a person's saves. Every refusal
+(CSRF, too large, unreadable, too many) is JSON too, never a page.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from flask_wtf.csrf import CSRFError
+from limits import parse_many
+from limits.strategies import MovingWindowRateLimiter
+from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError, TooManyRequests
+
+from ginrules.rules.diagnostics import Diagnostic
+from ginrules.web import saving, settings
+from ginrules.words.diagnostics import message
+
+blueprint = Blueprint("yaml_check", __name__)
+log = logging.getLogger("ginrules.web")
+
+
+def _count_check() -> None:
+    """Count this check against ``CHECK_RATE_LIMIT`` for the address; 429 beyond it."""
+    window: MovingWindowRateLimiter = current_app.extensions["ginrules.limits"]
+    who = request.remote_addr or "unknown"
+    limits = str(current_app.config.get("CHECK_RATE_LIMIT") or settings.DEFAULT_CHECK_RATE_LIMIT)
+    for limit in parse_many(limits):
+        if not window.hit(limit, "yaml-check", who):
+            reset = window.get_window_stats(limit, "yaml-check", who).reset_time
+            raise TooManyRequests(retry_after=max(1, int(reset - time.time())))
+
+
+def _submitted_text() -> str:
+    """The YAML text of the request: JSON ``{"yaml": text}`` or the form field ``yaml``."""
+    if request.is_json:
+        data = request.get_json(silent=True)
+        text = data.get("yaml") if isinstance(data, dict) else None
+    else:
+        text = request.form.get("yaml")
+    if not isinstance(text, str):
+        raise BadRequest()
+    return text
+
+
+def _diagnostic(diagnostic: Diagnostic) -> dict[str, Any]:
+    return {
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "path": ".".join(str(part) for part in diagnostic.path),
+        "message": message(diagnostic),
+        "expected": diagnostic.expected,
+        "hint": diagnostic.hint,
+        "severity": diagnostic.severity,
+    }
+
+
+@blueprint.post("/build/yaml/check")
+def check() -> Response:
+    _count_check()
+    text = _submitted_text()
+    ruleset, diagnostics, _base = saving.read_yaml(text)
+    return jsonify(
+        {"ok": ruleset is not None, "diagnostics": [_diagnostic(d) for d in diagnostics]}
+    )
+
+
+def _refusal(status: int, description: str | None) -> Response:
+    response = jsonify({"ok": False, "error": description, "status": status, "diagnostics": []})
+    response.status_code = status
+    return response
+
+
+@blueprint.errorhandler(CSRFError)  # the site's own CSRF answer is registered as a 400
+@blueprint.errorhandler(HTTPException)
+def refused(error: HTTPException) -> Response:
+    """CSRF, a body over the site's limit, an unreadable body, too many checks: JSON."""
+    status = error.code or 500
+    response = _refusal(status, error.description)
+    retry_after = error.get_response().headers.get("Retry-After")
+    if retry_after:
+        response.headers["Retry-After"] = retry_after
+    return response
+
+
+@blueprint.errorhandler(Exception)
+def failed(error: Exception) -> Response:
+    log.exception("yaml_check failed: %s %s", request.method, request.path)
+    return _refusal(500, InternalServerError.description)
