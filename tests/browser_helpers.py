@@ -31,7 +31,7 @@ from ginrules.web import create_app
 from tests.web_helpers import serve_at_own_address
 
 if TYPE_CHECKING:
-    from playwright.sync_api import ConsoleMessage, Page, Request
+    from playwright.sync_api import Browser, ConsoleMessage, Page, Request
     from playwright.sync_api import Response as BrowserResponse
 
 CHROMIUM: Final = "/usr/bin/chromium"
@@ -180,9 +180,9 @@ def horizontal_overflow(page: Page) -> int:
 
 
 @contextmanager
-def phones(count: int, width: int = 390, height: int = 844) -> Iterator[list[Visit]]:
-    """``count`` phones: one headless Chromium, a fresh context (its own storage,
-    like a phone of its own) per phone at ``width`` px, each page watched."""
+def headless_chromium() -> Iterator[Browser]:
+    """Debian's Chromium, headless, closed afterwards; skips (a failure under CI=true)
+    when it or Playwright is missing."""
     if not os.path.exists(CHROMIUM):
         pytest.skip("chromium is not installed (scripts/system-deps.sh); a failure under CI")
     try:
@@ -193,19 +193,27 @@ def phones(count: int, width: int = 390, height: int = 844) -> Iterator[list[Vis
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            visits = []
-            for _ in range(count):
-                context = browser.new_context(
-                    viewport={"width": width, "height": height},
-                    accept_downloads=True,
-                    has_touch=True,
-                )
-                context.set_default_timeout(TIMEOUT_MS)
-                context.set_default_navigation_timeout(TIMEOUT_MS)
-                context.add_init_script(_REPORT_CSP)
-                visit = Visit(context.new_page())
-                visit.watch()
-                visits.append(visit)
-            yield visits
+            yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def phones(count: int, width: int = 390, height: int = 844) -> Iterator[list[Visit]]:
+    """``count`` phones: one headless Chromium, a fresh context (its own storage,
+    like a phone of its own) per phone at ``width`` px, each page watched."""
+    with headless_chromium() as browser:
+        visits = []
+        for _ in range(count):
+            context = browser.new_context(
+                viewport={"width": width, "height": height},
+                accept_downloads=True,
+                has_touch=True,
+            )
+            context.set_default_timeout(TIMEOUT_MS)
+            context.set_default_navigation_timeout(TIMEOUT_MS)
+            context.add_init_script(_REPORT_CSP)
+            visit = Visit(context.new_page())
+            visit.watch()
+            visits.append(visit)
+        yield visits

@@ -11,13 +11,12 @@ Each page is screenshotted into /tmp/ginrules-screens/pages/ for looking at.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.browser_helpers import ARGS, CHROMIUM, SCREENS, TIMEOUT_MS
+from tests.browser_helpers import SCREENS, TIMEOUT_MS, headless_chromium
 from tests.page_checks import LAPTOP, PHONE, page_problems
 from tests.page_tour import tour_site
 
@@ -56,16 +55,8 @@ def tour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed (scripts/system-deps.sh); a failure under CI")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with headless_chromium() as launched:
+        yield launched
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -245,22 +245,20 @@ def test_a_sheet_made_on_the_command_line_warns_when_its_qr_opens_only_this_comp
     tmp_path: Path,
 ) -> None:
     env = {key: value for key, value in os.environ.items() if key != "PUBLIC_BASE_URL"}
-    local = subprocess.run(
-        [sys.executable, "-m", "ginrules", "sheet", "classic", "-o", str(tmp_path / "a.html")],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+
+    def sheet(name: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "ginrules", "sheet", "classic", "-o", str(tmp_path / name)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+
+    local = sheet("a.html")
     assert local.returncode == 0
     assert "warning: the QR code opens http://127.0.0.1:5000/rules/classic" in local.stderr
     env["PUBLIC_BASE_URL"] = "http://192.168.1.20:5000"
-    lan = subprocess.run(
-        [sys.executable, "-m", "ginrules", "sheet", "classic", "-o", str(tmp_path / "b.html")],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    lan = sheet("b.html")
     assert lan.returncode == 0 and "warning" not in lan.stderr
     assert "the QR code opens http://192.168.1.20:5000/rules/classic" in lan.stderr

@@ -11,7 +11,6 @@ to select. The page passes the site's phone checks, light and dark.
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -19,9 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-import pytest
-
-from tests.browser_helpers import ARGS, CHROMIUM, SCREENS, TIMEOUT_MS, Visit, decode_qr, site
+from tests.browser_helpers import SCREENS, TIMEOUT_MS, Visit, decode_qr, headless_chromium, site
 from tests.page_checks import PHONE, page_problems
 
 if TYPE_CHECKING:
@@ -44,22 +41,6 @@ document.addEventListener("securitypolicyviolation", function (event) {
                 (event.blockedURI || "inline code"));
 });
 """
-
-
-@contextmanager
-def _browser() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed (scripts/system-deps.sh); a failure under CI")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover - a dev dependency
-        pytest.skip("playwright is not installed (pip install -e '.[dev]'); a failure under CI")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @contextmanager
@@ -96,7 +77,7 @@ def _site_and_phone(
     """The site on its own address and one phone in front of it."""
     with (
         site(tmp_path) as (base, _app),
-        _browser() as browser,
+        headless_chromium() as browser,
         _phone(browser, base, scheme=scheme, share=share, script=script) as visit,
     ):
         yield base, visit
