@@ -49,6 +49,8 @@ def tour_site(folder: Path) -> Iterator[tuple[str, dict[str, str]]]:
         )
         assert table.status == 201, table.text
         table_slug = table.json()["slug"]
+        scorer_key = table.json()["scorer_key"]
+        edit_key = house["edit_secret"]
         yield (
             base,
             {
@@ -66,9 +68,12 @@ def tour_site(folder: Path) -> Iterator[tuple[str, dict[str, str]]]:
                 "scorepad-hollywood": "/rules/hollywood/scorepad",
                 "builder": "/build",
                 "builder-fork": f"/build?from={house['ref']}",
+                "builder-edit": f"/h/{slug}/edit?key={edit_key}",
+                "yaml-edit": f"/h/{slug}/edit?key={edit_key}&mode=yaml",
                 "yaml": "/build/yaml",
                 "table-new": "/t/new?rules=classic",
                 "table": f"/t/{table_slug}",
+                "table-scorer": f"/t/{table_slug}#key={scorer_key}",
                 "table-pad": f"/t/{table_slug}/pad",
                 "bot": "/bot/classic",
                 "not-found": "/rules/no-such-rules",
