@@ -49,6 +49,16 @@ def tour_site(folder: Path) -> Iterator[tuple[str, dict[str, str]]]:
         )
         assert table.status == 201, table.text
         table_slug = table.json()["slug"]
+        partnership = client.send_json(
+            "POST",
+            "/api/tables",
+            {
+                "rules": "partnership",
+                "players": ["Ana", "Ben", "Chloe", "Dev"],
+                "first_dealers": [0, 2],
+            },
+        )
+        assert partnership.status == 201, partnership.text
         scorer_key = table.json()["scorer_key"]
         edit_key = house["edit_secret"]
         yield (
@@ -75,6 +85,7 @@ def tour_site(folder: Path) -> Iterator[tuple[str, dict[str, str]]]:
                 "table": f"/t/{table_slug}",
                 "table-scorer": f"/t/{table_slug}#key={scorer_key}",
                 "table-pad": f"/t/{table_slug}/pad",
+                "table-pad-partnership": f"/t/{partnership.json()['slug']}/pad",
                 "bot": "/bot/classic",
                 "not-found": "/rules/no-such-rules",
             },

@@ -45,6 +45,7 @@ PAGES = (
     "table",
     "table-scorer",
     "table-pad",
+    "table-pad-partnership",
     "bot",
     "not-found",
 )
