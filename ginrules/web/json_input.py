@@ -31,6 +31,16 @@ def field_error(status: int, field: str, message: str) -> BadInput:
     return BadInput(status, message, [{"field": field, "message": message}])
 
 
+def moved_on(message: str, **now: Any) -> Response:
+    """The 409 of a change made against a stale ``seen``: the refusal at that field,
+    with the state as it now is (``table=...`` or ``game=...``) to start again from."""
+    response = jsonify(
+        {"error": message, "status": 409, "errors": [{"field": "seen", "message": message}], **now}
+    )
+    response.status_code = 409
+    return response
+
+
 def body_text() -> str:
     """The request body as text: 413 past the size limit, 400 when it is not UTF-8."""
     raw = request.get_data(cache=False)

@@ -189,12 +189,7 @@ def paths() -> dict[str, Any]:
                 "operationId": "addTableEvent",
                 "parameters": [
                     _TABLE_PARAM,
-                    {
-                        "name": "X-Scorer-Key",
-                        "in": "header",
-                        "required": True,
-                        "schema": {"type": "string"},
-                    },
+                    _SCORER_KEY,
                     {"name": "X-Player", "in": "header", "schema": {"type": "string"}},
                 ],
                 "requestBody": {

@@ -63,15 +63,21 @@ def limited(view: Callable[P, R]) -> Callable[P, R]:
 
     @wraps(view)
     def checked(*args: P.args, **kwargs: P.kwargs) -> R:
-        window: MovingWindowRateLimiter = current_app.extensions["ginrules.limits"]
-        who = request.remote_addr or "unknown"
-        for limit in parse_many(str(current_app.config["RATE_LIMIT"])):
-            if not window.hit(limit, "save", who):
-                reset = window.get_window_stats(limit, "save", who).reset_time
-                abort(429, retry_after=max(1, int(reset - time.time())))
+        count_request("RATE_LIMIT", "save")
         return view(*args, **kwargs)
 
     return checked
+
+
+def count_request(setting: str, scope: str) -> None:
+    """Count this request in ``scope`` against the limits of the ``setting`` config
+    key for the client's address; a 429 (with Retry-After) beyond them."""
+    window: MovingWindowRateLimiter = current_app.extensions["ginrules.limits"]
+    who = request.remote_addr or "unknown"
+    for limit in parse_many(str(current_app.config[setting])):
+        if not window.hit(limit, scope, who):
+            reset = window.get_window_stats(limit, scope, who).reset_time
+            abort(429, retry_after=max(1, int(reset - time.time())))
 
 
 def wants_json() -> bool:

@@ -59,6 +59,7 @@ from ginrules.web.json_input import (
     bad_input,
     field_error,
     json_object,
+    moved_on,
     text_field,
     whole_field,
 )
@@ -246,16 +247,9 @@ def _action(raw: object) -> Action:
 def _moved_on(slug: str, seen: int, current: int) -> Response:
     now = state(_games(), slug)
     assert now is not None
-    text = words.refused("moved_on", current=current, seen=seen)
-    response = jsonify(
-        {
-            "error": text,
-            "status": 409,
-            "errors": [{"field": "seen", "message": text}],
-            "game": _answer_json(now),
-        }
+    response = moved_on(
+        words.refused("moved_on", current=current, seen=seen), game=_answer_json(now)
     )
-    response.status_code = 409
     response.headers["Cache-Control"] = "no-store"
     return response
 

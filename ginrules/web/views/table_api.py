@@ -30,6 +30,7 @@ from ginrules.web.json_input import (
     field_error,
     json_object,
     list_field,
+    moved_on,
     text_field,
     whole_field,
 )
@@ -217,17 +218,7 @@ def _actor() -> str:
 def _moved_on(slug: str, seen: int, current: int) -> Response:
     now = state(_tables(), slug)
     assert now is not None
-    text = input_problem("moved_on", current=current, seen=seen)
-    response = jsonify(
-        {
-            "error": text,
-            "status": 409,
-            "errors": [{"field": "seen", "message": text}],
-            "table": state_json(now),
-        }
-    )
-    response.status_code = 409
-    return response
+    return moved_on(input_problem("moved_on", current=current, seen=seen), table=state_json(now))
 
 
 def _answer(now: TableState, stored: StoredEvent) -> Response:

@@ -12,32 +12,19 @@ preview sends it. Checks count against their own, more generous rate limit
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 from flask_wtf.csrf import CSRFError
-from limits import parse_many
-from limits.strategies import MovingWindowRateLimiter
-from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError, TooManyRequests
+from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError
 
 from ginrules.rules.diagnostics import Diagnostic
-from ginrules.web import saving, settings
+from ginrules.web import saving
+from ginrules.web.security import count_request
 from ginrules.words.diagnostics import message
 
 blueprint = Blueprint("yaml_check", __name__)
 log = logging.getLogger("ginrules.web")
-
-
-def _count_check() -> None:
-    """Count this check against ``CHECK_RATE_LIMIT`` for the address; 429 beyond it."""
-    window: MovingWindowRateLimiter = current_app.extensions["ginrules.limits"]
-    who = request.remote_addr or "unknown"
-    limits = str(current_app.config.get("CHECK_RATE_LIMIT") or settings.DEFAULT_CHECK_RATE_LIMIT)
-    for limit in parse_many(limits):
-        if not window.hit(limit, "yaml-check", who):
-            reset = window.get_window_stats(limit, "yaml-check", who).reset_time
-            raise TooManyRequests(retry_after=max(1, int(reset - time.time())))
 
 
 def _submitted_text() -> str:
@@ -66,7 +53,7 @@ def _diagnostic(diagnostic: Diagnostic) -> dict[str, Any]:
 
 @blueprint.post("/build/yaml/check")
 def check() -> Response:
-    _count_check()
+    count_request("CHECK_RATE_LIMIT", "yaml-check")
     text = _submitted_text()
     ruleset, diagnostics, _base = saving.read_yaml(text)
     return jsonify(
