@@ -11,16 +11,10 @@ from __future__ import annotations
 import io
 import os
 import re
-import signal
 import socket
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -28,86 +22,7 @@ import zxingcpp
 from PIL import Image
 
 from ginrules.web import network
-
-STARTUP_SECONDS = 60
-ADDRESS = re.compile(r"ginrules is at (http://\S+?)/ .*point to (http://\S+)\)")
-
-
-@dataclass
-class Running:
-    process: subprocess.Popen[str]
-    lines: list[str] = field(default_factory=list)
-
-    def wait_for(self, pattern: re.Pattern[str], seconds: float) -> re.Match[str]:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            for line in list(self.lines):
-                found = pattern.search(line)
-                if found:
-                    return found
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise AssertionError("the server did not say where it is:\n" + "".join(self.lines))
-
-    def wait_ready(self, url: str, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(url, timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError(f"{url} did not answer:\n" + "".join(self.lines))
-
-
-def _environment(tmp_path: Path) -> dict[str, str]:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("PUBLIC_BASE_URL", "DATABASE_URL", "XDG_RUNTIME_DIR")
-    }
-    env["GINRULES_INSTANCE"] = str(tmp_path / "instance")
-    env["HOME"] = str(tmp_path / "home")  # where gunicorn would put its control socket
-    env["RATE_LIMIT"] = "1000 per minute"
-    return env
-
-
-@contextmanager
-def serve(tmp_path: Path, *args: str) -> Iterator[Running]:
-    """``ginrules serve ARGS`` (1 worker) until the block ends; stopped whatever happened."""
-    (tmp_path / "home").mkdir(parents=True, exist_ok=True)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ginrules", "serve", "--workers", "1", "--threads", "4", *args],
-        env=_environment(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    running = Running(process)
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            running.lines.append(line)
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        yield running
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
-        reader.join(timeout=5)
-        if process.stdout is not None:
-            process.stdout.close()
+from tests.live_server import ADDRESS, STARTUP_SECONDS, environment, serve
 
 
 def _machine_addresses() -> set[str]:
@@ -188,7 +103,7 @@ def test_a_second_server_on_a_used_port_stops_with_a_clear_message(tmp_path: Pat
         first.wait_ready(f"http://127.0.0.1:{port}/", STARTUP_SECONDS)
         second = subprocess.run(
             [sys.executable, "-m", "ginrules", "serve", "--port", str(port)],
-            env=_environment(tmp_path / "first"),
+            env=environment(tmp_path / "first", {}),
             capture_output=True,
             text=True,
             timeout=STARTUP_SECONDS,

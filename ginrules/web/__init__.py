@@ -31,7 +31,7 @@ class GinrulesFlask(Flask):
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """The site, configured from the environment and then ``overrides``."""
-    from ginrules.web import forms, security, settings, storage
+    from ginrules.web import db_health, forms, request_guards, security, settings, storage
     from ginrules.web.views import (
         api,
         bot_game,
@@ -59,6 +59,8 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["code_spans"] = forms.code_spans
     app.jinja_env.filters["departure"] = forms.departure_words
     security.install(app)
+    db_health.install(app)
+    request_guards.install(app)
     for area in (rulesets, prints, builder, houserules, api, table_api, table_live, table_pages):
         app.register_blueprint(area.blueprint)
     app.register_blueprint(table_files.blueprint)

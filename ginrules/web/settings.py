@@ -9,6 +9,16 @@
 - ``CHECK_RATE_LIMIT``: the YAML editor's live checks per address.
 - ``LIVE_STREAMS``: live table streams one worker process holds at once (8);
   each holds a thread, so keep it below ``ginrules serve --threads`` (16).
+- ``MAX_VERSIONS``: versions one house rule may have (1,000); a save past it is refused.
+- ``DAILY_SAVE_BYTES``: bytes one address may save in a day (4 MiB).
+- ``REDIS_URL``: keep the rate-limit counters in Redis (``limits``' storage) instead
+  of the database; either way every worker and every app server shares them.
+- ``TRUSTED_PROXIES``: addresses or networks of reverse proxies whose
+  ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed (none by default).
+- ``PDF_RENDERS``: PDFs one worker process renders at once (1); ``PDF_QUEUE``:
+  renders allowed to wait for one (8) before a 503 with ``Retry-After``.
+- ``DB_TIMEOUT``: seconds a database connect, pool wait or statement may take (3)
+  before the request is answered 503.
 """
 
 from __future__ import annotations
@@ -28,6 +38,11 @@ DEFAULT_RATE_LIMIT: Final = "30 per minute;300 per day"
 #: The YAML editor's live checks per address: typing never uses up the saves.
 DEFAULT_CHECK_RATE_LIMIT: Final = "120 per minute;3000 per hour"
 DEFAULT_LIVE_STREAMS: Final = 8
+DEFAULT_MAX_VERSIONS: Final = 1000
+DEFAULT_DAILY_SAVE_BYTES: Final = 4 * 1024 * 1024
+DEFAULT_PDF_RENDERS: Final = 1
+DEFAULT_PDF_QUEUE: Final = 8
+DEFAULT_DB_TIMEOUT: Final = 3
 
 
 class SettingsError(ValueError):
@@ -83,6 +98,15 @@ def load(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
         "CHECK_RATE_LIMIT": env.get("CHECK_RATE_LIMIT") or DEFAULT_CHECK_RATE_LIMIT,
         "RATELIMIT_ENABLED": True,
         "LIVE_STREAMS": _whole(env.get("LIVE_STREAMS"), "LIVE_STREAMS", DEFAULT_LIVE_STREAMS),
+        "MAX_VERSIONS": _whole(env.get("MAX_VERSIONS"), "MAX_VERSIONS", DEFAULT_MAX_VERSIONS),
+        "DAILY_SAVE_BYTES": _whole(
+            env.get("DAILY_SAVE_BYTES"), "DAILY_SAVE_BYTES", DEFAULT_DAILY_SAVE_BYTES
+        ),
+        "REDIS_URL": env.get("REDIS_URL") or None,
+        "TRUSTED_PROXIES": env.get("TRUSTED_PROXIES") or "",
+        "PDF_RENDERS": _whole(env.get("PDF_RENDERS"), "PDF_RENDERS", DEFAULT_PDF_RENDERS),
+        "PDF_QUEUE": _whole(env.get("PDF_QUEUE"), "PDF_QUEUE", DEFAULT_PDF_QUEUE),
+        "DB_TIMEOUT": _whole(env.get("DB_TIMEOUT"), "DB_TIMEOUT", DEFAULT_DB_TIMEOUT),
         "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,
         "MAX_FORM_MEMORY_SIZE": MAX_BODY_BYTES,
         "WTF_CSRF_TIME_LIMIT": None,

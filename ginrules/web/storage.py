@@ -21,59 +21,28 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from ginrules.web.records import (
-    MAX_VERSION as MAX_VERSION,
-)
-from ginrules.web.records import (
-    SLUG_ALPHABET as SLUG_ALPHABET,
-)
-from ginrules.web.records import (
-    SLUG_LENGTH as SLUG_LENGTH,
-)
-from ginrules.web.records import (
-    SLUG_PATTERN as SLUG_PATTERN,
-)
-from ginrules.web.records import (
-    VERSION_PATTERN as VERSION_PATTERN,
-)
-from ginrules.web.records import (
-    Draft as Draft,
-)
-from ginrules.web.records import (
-    Origin as Origin,
-)
-from ginrules.web.records import (
-    Version as Version,
-)
-from ginrules.web.records import (
+    MAX_VERSION,
+    SLUG_ALPHABET,
+    SLUG_LENGTH,
+    SLUG_PATTERN,
+    VERSION_PATTERN,
+    Draft,
+    Origin,
+    Version,
     _normal_url,
     _sqlite_pragmas,
+    as_utc,
+    default_url,
+    hash_secret,
+    new_form_token,
+    new_secret,
+    new_slug,
+    secret_matches,
     select_versions,
+    utc_now,
     version_of,
 )
-from ginrules.web.records import (
-    as_utc as as_utc,
-)
-from ginrules.web.records import (
-    default_url as default_url,
-)
-from ginrules.web.records import (
-    hash_secret as hash_secret,
-)
-from ginrules.web.records import (
-    new_form_token as new_form_token,
-)
-from ginrules.web.records import (
-    new_secret as new_secret,
-)
-from ginrules.web.records import (
-    new_slug as new_slug,
-)
-from ginrules.web.records import (
-    secret_matches as secret_matches,
-)
-from ginrules.web.records import (
-    utc_now as utc_now,
-)
+from ginrules.web.settings import DEFAULT_DB_TIMEOUT, DEFAULT_MAX_VERSIONS
 from ginrules.web.tables import (
     LISTED,
     MIGRATIONS,
@@ -88,6 +57,31 @@ from ginrules.web.tables import (
 
 if TYPE_CHECKING:
     from flask import Flask
+
+
+#: Re-exported from :mod:`ginrules.web.records`: callers import them from here.
+__all__ = [
+    "MAX_VERSION",
+    "SLUG_ALPHABET",
+    "SLUG_LENGTH",
+    "SLUG_PATTERN",
+    "VERSION_PATTERN",
+    "AlreadySaved",
+    "Draft",
+    "NotFound",
+    "Origin",
+    "StorageError",
+    "Store",
+    "Version",
+    "as_utc",
+    "default_url",
+    "hash_secret",
+    "new_form_token",
+    "new_secret",
+    "new_slug",
+    "secret_matches",
+    "utc_now",
+]
 
 
 class StorageError(Exception):
@@ -155,7 +149,17 @@ def insert_under_fresh_slug(
 class Store:
     """House rules in one database (any SQLAlchemy URL)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        max_versions: int = DEFAULT_MAX_VERSIONS,
+        db_timeout: float = DEFAULT_DB_TIMEOUT,
+    ) -> None:
+        #: Versions one house rule may have; a save past it raises :class:`TooManyVersions`.
+        self.max_versions = max_versions
+        #: Seconds a connect, a wait for a pooled connection or a statement may take.
+        self.db_timeout = db_timeout
         self._url = sa.engine.make_url(_normal_url(url))
         if self._url.get_backend_name() == "sqlite":
             database = self._url.database
@@ -433,7 +437,11 @@ def get_store() -> Store:
 
 def init_app(app: Flask) -> None:
     """Open the app's store (``DATABASE_URL``), upgrading its schema when asked."""
-    store = Store(str(app.config["DATABASE_URL"]))
+    store = Store(
+        str(app.config["DATABASE_URL"]),
+        max_versions=int(app.config["MAX_VERSIONS"]),
+        db_timeout=float(app.config["DB_TIMEOUT"]),
+    )
     app.extensions["ginrules.store"] = store
     if app.config.get("UPGRADE_ON_START"):
         store.upgrade()

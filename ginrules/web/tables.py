@@ -48,6 +48,10 @@ versions = sa.Table(
     sa.Column("base", sa.String(200), nullable=False),
     sa.Column("fingerprint", sa.String(64), nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    #: JSON: what this version changed against the one before it, worked out when it
+    #: was saved (the versions page reads it instead of parsing every version);
+    #: added by migration 0005, which fills it in for the versions saved before.
+    sa.Column("summary", sa.Text, nullable=True),
     sa.UniqueConstraint("house_rule_id", "number", name="versions_number_unique"),
 )
 
@@ -127,6 +131,38 @@ form_tokens = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+#: Rate-limit counters every worker and app server shares (``ginrules.web.ratelimit``):
+#: a fixed window's count per key, with the time (epoch seconds) the window ends.
+rate_counters = sa.Table(
+    "rate_counters",
+    metadata,
+    sa.Column("key", sa.String(255), primary_key=True),
+    sa.Column("count", sa.BigInteger, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+#: One row per counted request of a moving-window limit: its key and time (epoch seconds).
+rate_hits = sa.Table(
+    "rate_hits",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(255), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("rate_hits_key_at", "key", "at"),
+)
+
+#: A new house rule's edit secret on its way from the save to the share page that
+#: shows it once, kept out of the session cookie: the cookie holds ``token`` and a
+#: one-time pad, this row the secret XOR the pad; read once, then deleted.
+edit_handoffs = sa.Table(
+    "edit_handoffs",
+    metadata,
+    sa.Column("token", sa.String(64), primary_key=True),
+    sa.Column("slug", sa.String(16), nullable=False),
+    sa.Column("cipher", sa.String(256), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 migrations_table = sa.Table(
     "schema_migrations",
     metadata,
@@ -144,7 +180,15 @@ def _create_tables(connection: Connection) -> None:
         *(column._copy() for column in house_rules.columns if column.name != "visibility"),
     )
     before.create_all(connection, tables=[first])
-    metadata.create_all(connection, tables=[versions])
+    # versions as it was before 0005 added its summary.
+    old_columns = [column._copy() for column in versions.columns if column.name != "summary"]
+    sa.Table(
+        "versions",
+        before,
+        *old_columns,
+        sa.UniqueConstraint("house_rule_id", "number", name="versions_number_unique"),
+    )
+    before.create_all(connection, tables=[before.tables["versions"]])
 
 
 def _create_card_tables(connection: Connection) -> None:
@@ -162,6 +206,25 @@ def _add_visibility_and_form_tokens(connection: Connection) -> None:
     metadata.create_all(connection, tables=[form_tokens])
 
 
+def _add_version_summaries(connection: Connection) -> None:
+    column = sa.schema.CreateColumn(versions.c.summary).compile(dialect=connection.dialect)
+    connection.execute(sa.text(f"ALTER TABLE {versions.name} ADD COLUMN {column}"))
+    from ginrules.web import version_history  # it reads rulesets: imported when needed
+
+    version_history.fill_summaries(connection)
+
+
+def _create_rate_limit_tables(connection: Connection) -> None:
+    metadata.create_all(connection, tables=[rate_counters, rate_hits])
+
+
+def _add_edit_handoffs_and_repair_text(connection: Connection) -> None:
+    metadata.create_all(connection, tables=[edit_handoffs])
+    from ginrules.web import text_repair  # it reads rulesets: imported when needed
+
+    text_repair.repair_stored_text(connection)
+
+
 #: Named schema steps, in order; each runs once, in its own transaction. The first
 #: creates the tables from the definitions above; a later step that changes a table
 #: must also make this one create the table as it was before that change.
@@ -170,4 +233,7 @@ MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
     ("0002_card_tables_and_their_events", _create_card_tables),
     ("0003_bot_games", _create_bot_games),
     ("0004_visibility_and_form_tokens", _add_visibility_and_form_tokens),
+    ("0005_version_summaries", _add_version_summaries),
+    ("0006_rate_limit_counters", _create_rate_limit_tables),
+    ("0007_edit_handoffs_and_text_repair", _add_edit_handoffs_and_repair_text),
 )
