@@ -1,4 +1,4 @@
-"""Requests per second for the site under gunicorn, beside a hello-world Flask app.
+"""Requests per second for the site as ``ginrules serve`` runs it, beside a hello-world Flask app.
 
 Run with ``bash bench/run.sh web`` (or ``.venv/bin/python bench/bench_web.py``).
 Both apps run under the same gunicorn settings on 127.0.0.1, loaded by the same
@@ -9,7 +9,10 @@ Target from the issue: sheet and QR pages at least 50% of hello-world's rate.
 
 Fairness on a small machine (2 cores serve both gunicorn and wrk):
 
-* both servers get the same gunicorn command line (gthread workers, threads);
+* both servers get the same gunicorn command line: ``ginrules serve``'s worker
+  (waitress in each gunicorn worker, :mod:`ginrules.web.server`) with its
+  ``max_requests`` and jitter, so the figures describe the real server
+  (``--worker gthread``: gunicorn's threaded worker, the server before, to compare);
 * both listen as ``ginrules serve`` does: one socket the workers share, never
   ``SO_REUSEPORT`` (which let a second server take half of a port's requests).
   With a shared socket the workers race to accept wrk's connections; the
@@ -43,15 +46,22 @@ from typing import Any
 
 from benchlib import format_table, versions
 
+from ginrules.cli.web import MAX_REQUESTS, MAX_REQUESTS_JITTER
+
 HERE = Path(__file__).resolve().parent
 BIN = Path(sys.executable).parent
-HOUSE_RULE = "name: Bench\nextends: classic\nhand_scoring:\n  gin_bonus: 20\n"
+HOUSE_RULE = (
+    "name: Bench\nauthor: Bench\ndescription: The benchmark's house rule.\n"
+    "extends: classic\nhand_scoring:\n  gin_bonus: 20\n"
+)
 #: The share of hello-world's rate that sheet and QR pages must reach.
 TARGET = 0.5
 #: Seconds to wait for a server to answer its first request.
 READY_SECONDS = 60
-#: Seconds between two wrk runs: gunicorn's keep-alive (2 s) closes the last run's sockets.
+#: Seconds between two wrk runs: the last run's sockets close.
 PAUSE_SECONDS = 3.0
+#: ``--worker``: gunicorn's worker class for each choice.
+WORKERS = {"waitress": "ginrules.web.server.WaitressWorker", "gthread": "gthread"}
 
 
 @dataclass
@@ -114,7 +124,12 @@ def gunicorn(app: str, port: int, args: argparse.Namespace, env: dict[str, str])
         "--threads",
         str(args.threads),
         "--worker-class",
-        "gthread",
+        WORKERS[args.worker],
+        "--preload",  # the app made once, before the workers start, as ginrules serve does
+        "--max-requests",
+        str(args.max_requests),
+        "--max-requests-jitter",
+        str(MAX_REQUESTS_JITTER),
         "--log-level",
         "warning",
         "--no-control-socket",
@@ -187,7 +202,8 @@ def ensure_wrk() -> None:
 
 def fetch(url: str) -> tuple[bytes, dict[str, str]]:
     with urllib.request.urlopen(url, timeout=30) as response:
-        return response.read(), dict(response.headers.items())
+        # Names in lower case: servers spell them differently (ETag, Etag).
+        return response.read(), {name.lower(): value for name, value in response.headers.items()}
 
 
 def main() -> int:
@@ -197,6 +213,18 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, both apps (2)")
     parser.add_argument("--threads", type=int, default=2, help="threads per worker (2)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds, best kept (3)")
+    parser.add_argument(
+        "--worker",
+        choices=sorted(WORKERS),
+        default="waitress",
+        help="waitress: ginrules serve's worker (the default); gthread: the one before",
+    )
+    parser.add_argument(
+        "--max-requests",
+        type=int,
+        default=MAX_REQUESTS,
+        help=f"requests before a worker is recycled, as ginrules serve ({MAX_REQUESTS}; 0: never)",
+    )
     parser.add_argument(
         "--reuse-port",
         action="store_true",
@@ -266,9 +294,9 @@ def main() -> int:
                     run.p99_ms,
                     run.errors,
                     len(body),
-                    headers.get("Content-Type", ""),
-                    headers.get("Cache-Control", ""),
-                    headers.get("ETag", ""),
+                    headers.get("content-type", ""),
+                    headers.get("cache-control", ""),
+                    headers.get("etag", ""),
                     targeted="sheet" in label or "QR" in label,
                 )
     results = [best[label] for label, _, _ in targets]
@@ -277,13 +305,14 @@ def main() -> int:
     target_met = all(r.met for r in results if r.targeted)
     setup: dict[str, Any] = {
         "server": (
-            f"gunicorn gthread, {args.workers} workers x {args.threads} threads"
+            f"gunicorn {args.worker}, {args.workers} workers x {args.threads} threads,"
+            f" max_requests {args.max_requests} + up to {MAX_REQUESTS_JITTER}"
             + (", --reuse-port" if args.reuse_port else "")
         ),
         "load": f"wrk -t1 -c{args.connections} -d{args.seconds}s per URL, 127.0.0.1",
         "rounds": args.rounds,
         "cores": os.cpu_count(),
-        "versions": versions(["flask", "gunicorn", "werkzeug"]),
+        "versions": versions(["flask", "gunicorn", "waitress", "werkzeug"]),
     }
     if args.json:
         print(

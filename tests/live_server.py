@@ -70,6 +70,7 @@ def environment(tmp_path: Path, extra: Mapping[str, str]) -> dict[str, str]:
     env["GINRULES_INSTANCE"] = str(tmp_path / "instance")
     env["HOME"] = str(tmp_path / "home")  # where gunicorn would put its control socket
     env["RATE_LIMIT"] = "1000 per minute"
+    env["DAILY_SAVE_BYTES"] = str(1 << 30)
     env.update(extra)
     return env
 

@@ -8,9 +8,19 @@ from typing import Any
 
 from ginrules.cli.common import EXIT_INVALID, EXIT_OK, AddCommand, Output
 
+#: Requests a worker answers before a fresh one takes its place (memory that a heavy
+#: request took is given back). A fresh worker starts with cold caches: at full load
+#: (thousands of requests a second) 2,000 halved the rate of cached pages, 10,000 costs
+#: little and still recycles within minutes when busy ...
+MAX_REQUESTS = 10_000
+#: ... plus a random number up to this, so the workers do not restart together.
+MAX_REQUESTS_JITTER = 1_000
 
-def _store(output: Output) -> Any:
-    from ginrules.web import settings
+
+def _store(output: Output, args: argparse.Namespace) -> Any:
+    """The store ``ginrules db`` works on, once the database passed the start checks
+    (:func:`ginrules.web.db_health.startup_problem`); None, said why, when it did not."""
+    from ginrules.web import db_health, settings
     from ginrules.web.storage import Store
 
     try:
@@ -18,13 +28,32 @@ def _store(output: Output) -> Any:
     except settings.SettingsError as error:
         output.problem(f"error: {error}")
         return None
-    return Store(str(config["DATABASE_URL"]))
+    url, timeout = str(config["DATABASE_URL"]), float(config["DB_TIMEOUT"])
+    refused = db_health.startup_problem(url, may_create=_asked_to_create(args), timeout=timeout)
+    if refused:
+        output.problem(refused)
+        return None
+    migrating = args.action == "upgrade"  # one migration statement may take long
+    return Store(
+        url,
+        max_versions=int(config["MAX_VERSIONS"]),
+        db_timeout=timeout,
+        statement_timeout=db_health.MIGRATION_TIMEOUT if migrating else None,
+    )
+
+
+def _asked_to_create(args: argparse.Namespace) -> bool:
+    """May an empty database file become a new database? Only when a person runs
+    ``ginrules db upgrade`` (its parsed arguments carry :func:`cmd_db`), never at the
+    start of ``ginrules serve``; ``create`` in ``args`` says so outright."""
+    asked = getattr(args, "create", getattr(args, "handler", None) is cmd_db)
+    return bool(asked) and args.action == "upgrade"
 
 
 def cmd_db(args: argparse.Namespace, output: Output) -> int:
     from ginrules.web.storage import StorageError
 
-    store = _store(output)
+    store = _store(output, args)
     if store is None:
         return EXIT_INVALID
     try:
@@ -43,7 +72,8 @@ def cmd_db(args: argparse.Namespace, output: Output) -> int:
         return EXIT_INVALID
     except Exception as error:  # the database is unreachable or refuses us
         output.problem(
-            f"error: cannot use the database {store.url}: {error.__class__.__name__}: {error}"
+            f"error: cannot use the database {store.url}: {error.__class__.__name__}:"
+            f" {getattr(error, 'orig', None) or error}"
         )
         return EXIT_INVALID
     finally:
@@ -55,6 +85,7 @@ def cmd_serve(args: argparse.Namespace, output: Output) -> int:
     from gunicorn.app.base import BaseApplication
 
     from ginrules.web import create_app, network, settings
+    from ginrules.web.server import WaitressWorker
     from ginrules.words import serving
 
     try:  # the socket first: a port in use is one clear error, and port 0 a real port
@@ -66,6 +97,7 @@ def cmd_serve(args: argparse.Namespace, output: Output) -> int:
         output.problem(serving.cannot_listen(args.host, args.port, error.strerror or str(error)))
         return EXIT_INVALID
     host, reachable = network.reachable_host(args.host)
+    os.environ["GINRULES_THREADS"] = str(args.threads)  # PDFs wait in at most half of them
     if not os.environ.get("PUBLIC_BASE_URL"):  # links and QR codes open where phones reach us
         os.environ["PUBLIC_BASE_URL"] = network.base_url(host, listener.port)
     try:
@@ -86,7 +118,10 @@ def cmd_serve(args: argparse.Namespace, output: Output) -> int:
                 "bind": f"fd://{listener.fd}",
                 "workers": args.workers,
                 "threads": args.threads,
-                "worker_class": "gthread",
+                # Waitress in each worker reads whole requests before a thread sees them.
+                "worker_class": WaitressWorker,
+                "max_requests": args.max_requests,
+                "max_requests_jitter": args.max_requests_jitter,
                 "control_socket_disable": not args.control_socket,
                 "control_socket": args.control_socket or None,
                 "accesslog": "-" if args.access_log else None,
@@ -119,7 +154,8 @@ def register(add: AddCommand) -> None:
     serve = add(
         "serve",
         cmd_serve,
-        "run the web site under gunicorn (DATABASE_URL, PUBLIC_BASE_URL, SECRET_KEY)",
+        "run the web site: gunicorn's workers, each serving with waitress "
+        "(DATABASE_URL, PUBLIC_BASE_URL, SECRET_KEY)",
         "ginrules serve --port 5000",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -128,7 +164,21 @@ def register(add: AddCommand) -> None:
     serve.add_argument(
         "--threads", type=int, default=16, help="threads per worker (16; a live table holds one)"
     )
-    serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.add_argument(
+        "--max-requests",
+        type=int,
+        default=MAX_REQUESTS,
+        help=f"requests a worker answers before a fresh one takes over ({MAX_REQUESTS}; 0: never)",
+    )
+    serve.add_argument(
+        "--max-requests-jitter",
+        type=int,
+        default=MAX_REQUESTS_JITTER,
+        help=f"plus a random number up to this, per worker ({MAX_REQUESTS_JITTER})",
+    )
+    serve.add_argument(
+        "--access-log", action="store_true", help="log every request (secrets redacted)"
+    )
     serve.add_argument(
         "--control-socket",
         metavar="PATH",

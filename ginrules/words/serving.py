@@ -56,3 +56,20 @@ def qr_loopback(url: str) -> str:
 
 def database(where: str) -> str:
     return _("database: {where}; Ctrl-C stops it").format(where=where)
+
+
+def recycling(pid: int, answered: int) -> str:
+    return _(
+        "worker {pid} has answered {answered} requests: it finishes those under way, "
+        "then a fresh worker takes its place"
+    ).format(pid=pid, answered=answered)
+
+
+def master_gone(pid: int) -> str:
+    return _("worker {pid} stops: the server that started it is gone").format(pid=pid)
+
+
+def stopped_busy(left: int, seconds: float) -> str:
+    return _("stopping: {left} connection(s) still busy after {seconds:g} s were closed").format(
+        left=left, seconds=seconds
+    )
