@@ -1,13 +1,15 @@
 """What a ruleset prints and downloads: sheets, score pads, PDFs, QR codes, YAML, JSON.
 
 Saved versions never change, so their resources are immutable and, after the
-first, served without a database read.
+first, served without a database read. PDFs are made by the render pool and kept
+on disk (:mod:`ginrules.web.pdf_renders`), never rendered in a request.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Final
 
 from flask import Blueprint, Response, abort, current_app, redirect, request, url_for
@@ -16,15 +18,10 @@ from werkzeug.wrappers import Response as BaseResponse
 from ginrules import schema as ruleset_schema
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.qr import qr_png, qr_svg
-from ginrules.sheets.render import (
-    SheetOptions,
-    scorepad_html,
-    scorepad_pdf,
-    sheet_html,
-    sheet_pdf,
-)
-from ginrules.web import refs
+from ginrules.sheets.render import Document, SheetOptions, scorepad_html, sheet_html
+from ginrules.web import pdf_renders, refs
 from ginrules.web.responses import IMMUTABLE, RELEASE, cached
+from ginrules.web.security import problem
 from ginrules.web.storage import get_store
 from ginrules.web.urls import absolute, compiled_json
 from ginrules.web.views import found_or_404
@@ -51,12 +48,11 @@ def _options(loaded: refs.Loaded, paper: str, large: bool) -> SheetOptions:
     )
 
 
-_RENDERERS: Final[dict[str, tuple[Callable[[Ruleset, SheetOptions], str | bytes], str]]] = {
-    "sheet": (sheet_html, "text/html"),
-    "sheet.pdf": (sheet_pdf, "application/pdf"),
-    "scorepad": (scorepad_html, "text/html"),
-    "scorepad.pdf": (scorepad_pdf, "application/pdf"),
+_PAGES: Final[dict[str, Callable[[Ruleset, SheetOptions], str]]] = {
+    "sheet": sheet_html,
+    "scorepad": scorepad_html,
 }
+_PDFS: Final[dict[str, Document]] = {"sheet.pdf": "sheet", "scorepad.pdf": "scorepad"}
 
 
 def _resource(
@@ -65,24 +61,57 @@ def _resource(
     """A sheet or score pad; ``identity`` names its content (a fingerprint, or a
     version that never changes), so a repeat needs no database read at all."""
     paper, large = _paper()
-    render, mimetype = _RENDERERS[kind]
-
-    def make() -> tuple[str | bytes, str]:
-        loaded = load()
-        return render(loaded.ruleset, _options(loaded, paper, large)), mimetype
-
     key = f"{kind}|{ref}|{identity}|{paper}|{large}|{current_app.config['PUBLIC_BASE_URL']}"
-    response = cached(key, make, policy)
-    if kind.endswith(".pdf"):
-        filename = f"{ref.replace('/', '-')}-{kind.replace('.pdf', '')}.pdf"
-        response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    if kind in _PDFS:
+        return _pdf(ref, key, load, _PDFS[kind], (paper, large), policy)
+    page = _PAGES[kind]
+
+    def make() -> tuple[str, str]:
+        loaded = load()
+        return page(loaded.ruleset, _options(loaded, paper, large)), "text/html"
+
+    return cached(key, make, policy)
+
+
+def _pdf(
+    ref: str,
+    key: str,
+    load: Callable[[], refs.Loaded],
+    document: Document,
+    print_options: tuple[str, bool],
+    policy: str,
+) -> Response:
+    """A PDF from the render pool or its disk cache (:mod:`ginrules.web.pdf_renders`),
+    never rendered here; a 503 with ``Retry-After`` when the pool is full."""
+
+    def job() -> pdf_renders.Job:
+        loaded = load()
+        text = loaded.version.yaml if loaded.version else None
+        return pdf_renders.Job(document, loaded.ref, text, _options(loaded, *print_options))
+
+    try:
+        response = cached(key, lambda: (pdf_renders.pdf(key, job), "application/pdf"), policy)
+    except pdf_renders.Busy as busy:
+        response = problem(503, busy.message)
+        response.headers["Retry-After"] = str(busy.seconds)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    filename = f"{ref.replace('/', '-')}-{document}.pdf"
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
+
+
+@lru_cache(maxsize=64)
+def _shipped_identity(name: str) -> str:
+    """A shipped ruleset's rules and words: its PDFs are kept on disk under them."""
+    loaded = found_or_404(refs.shipped(name))
+    return f"{loaded.fingerprint}-{pdf_renders.document_digest(loaded.ruleset)}"
 
 
 @blueprint.get("/rules/<name>/<any(sheet, 'sheet.pdf', scorepad, 'scorepad.pdf'):kind>")
 def shipped_resource(name: str, kind: str) -> Response:
     loaded = found_or_404(refs.shipped(name))
-    return _resource(loaded.ref, lambda: loaded, kind, RELEASE, loaded.fingerprint)
+    return _resource(loaded.ref, lambda: loaded, kind, RELEASE, _shipped_identity(loaded.ref))
 
 
 @blueprint.get("/h/<slug>/v<int:number>/<any(sheet, 'sheet.pdf', scorepad, 'scorepad.pdf'):kind>")
