@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from ginrules import __version__
-from ginrules.web import openapi_bot, openapi_tables
+from ginrules.web import openapi_bot, openapi_tables, openapi_versions
 from ginrules.web.refs import SHIPPED_NAME_PATTERN
 from ginrules.web.storage import MAX_VERSION, SLUG_PATTERN
 from ginrules.web.tables import UNLISTED, VISIBILITIES
+from ginrules.words.versions import API_LIST
 
 _REF = {"type": "string", "pattern": f"^{SHIPPED_NAME_PATTERN}$"}
 _SLUG = {"type": "string", "pattern": f"^{SLUG_PATTERN}$"}
@@ -119,7 +120,10 @@ def document(base_url: str) -> dict[str, Any]:
         "413": _error_response("The body is too large"),
         "415": _error_response("The body is neither JSON nor YAML"),
         "422": _error_response("The ruleset has errors (each with its line and field)"),
-        "409": _error_response("The database could not store it; nothing was changed"),
+        "409": _error_response(
+            "Not stored, nothing changed: the house rule has MAX_VERSIONS versions (field"
+            " slug; fork it to go on), or the database refused it"
+        ),
         "429": _error_response("Too many saves from this address"),
     }
     return {
@@ -207,13 +211,18 @@ def document(base_url: str) -> dict[str, Any]:
                     },
                 },
             },
-            "/api/houserules/{slug}/versions": _get(
-                "listVersions",
-                "Every version, oldest first",
-                [slug_param],
-                "VersionList",
-                "Versions",
-            ),
+            "/api/houserules/{slug}/versions": {
+                "get": {
+                    "summary": "Every version, newest first, a page at a time",
+                    "operationId": "listVersions",
+                    "parameters": [slug_param, *openapi_versions.paging()],
+                    "responses": {
+                        "200": _json("VersionList", "Versions"),
+                        "400": _error_response(API_LIST["bad"]),
+                        "404": _NOT_FOUND,
+                    },
+                }
+            },
             "/api/houserules/{slug}/versions/{number}": _get(
                 "getVersion",
                 "One version (never changes)",
@@ -351,16 +360,7 @@ def document(base_url: str) -> dict[str, Any]:
                         }
                     },
                 },
-                "VersionList": {
-                    "type": "object",
-                    "required": ["versions"],
-                    "properties": {
-                        "versions": {
-                            "type": "array",
-                            "items": {"$ref": "#/components/schemas/Summary"},
-                        }
-                    },
-                },
+                "VersionList": openapi_versions.version_list(),
                 "Compiled": {
                     "type": "object",
                     "required": ["ref", "name", "fingerprint", "config"],

@@ -1,5 +1,6 @@
-"""What the store keeps and hands back (drafts, versions, fork origins), and its helpers:
-slugs, secrets and their hashes, times in UTC, database URLs and SQLite's pragmas.
+"""What the store keeps and hands back (drafts, versions, fork origins), the errors it
+raises, and its helpers: slugs, secrets and their hashes, times in UTC, database URLs
+and SQLite's pragmas.
 
 :mod:`ginrules.web.storage` re-exports each name, so callers import them from there.
 """
@@ -17,6 +18,7 @@ from typing import Any, Final, NamedTuple
 import sqlalchemy as sa
 
 from ginrules.web.tables import LISTED, UNLISTED, house_rules, versions
+from ginrules.words.versions import too_many_versions
 
 SLUG_ALPHABET: Final = "23456789abcdefghjkmnpqrstuvwxyz"
 SLUG_LENGTH: Final = 8
@@ -26,6 +28,41 @@ SLUG_PATTERN: Final = "[2-9a-z]{4,16}"
 MAX_VERSION: Final = 999_999_999
 #: A version number in a link: 1 to MAX_VERSION.
 VERSION_PATTERN: Final = "[1-9][0-9]{0,8}"
+#: What a form's one-time token looks like.
+FORM_TOKEN_PATTERN: Final = "[A-Za-z0-9_-]{16,64}"
+
+
+class StorageError(Exception):
+    """The database could not do what was asked; nothing was changed."""
+
+
+class NotFound(StorageError):
+    """No house rule has that slug."""
+
+
+class AlreadySaved(StorageError):
+    """A form's one-time token was used already: what that save stored."""
+
+    def __init__(self, slug: str, number: int) -> None:
+        super().__init__(f"h/{slug}/v{number}")
+        self.slug = slug
+        self.number = number
+
+
+class TooManyVersions(StorageError):
+    """The house rule has ``limit`` versions, the most one may have (``MAX_VERSIONS``)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(too_many_versions(limit))
+        self.limit = limit
+
+
+class ChangeSummary(NamedTuple):
+    """What a new version changed against version ``previous``, as the JSON text the
+    ``summary`` column keeps (:mod:`ginrules.web.version_history` makes and reads it)."""
+
+    previous: int
+    text: str
 
 
 class Origin(NamedTuple):
@@ -132,14 +169,19 @@ def new_slug() -> str:
     return "".join(secrets.choice(SLUG_ALPHABET) for _ in range(SLUG_LENGTH))
 
 
-def select_versions() -> sa.Select[Any]:
-    """Versions with their house rule's slug, fork origin, visibility and newest number."""
-    latest = (
+def latest_number() -> sa.ScalarSelect[Any]:
+    """The newest version number of the house rule a query reads."""
+    return (
         sa.select(sa.func.max(versions.c.number))
         .where(versions.c.house_rule_id == house_rules.c.id)
         .correlate(house_rules)
         .scalar_subquery()
     )
+
+
+def house_rule_columns() -> list[Any]:
+    """What every version read carries of its house rule: slug, fork origin (and that
+    version's name), visibility, and the newest version number."""
     parent = versions.alias("parent")
     parent_rule = house_rules.alias("parent_rule")
     parent_name = (
@@ -152,12 +194,20 @@ def select_versions() -> sa.Select[Any]:
         .correlate(house_rules)
         .scalar_subquery()
     )
-    return sa.select(
+    return [
         house_rules.c.slug,
         house_rules.c.forked_from_slug,
         house_rules.c.forked_from_version,
         house_rules.c.visibility,
         parent_name.label("forked_from_name"),
+        latest_number().label("latest"),
+    ]
+
+
+def select_versions() -> sa.Select[Any]:
+    """Versions with their house rule's slug, fork origin, visibility and newest number."""
+    return sa.select(
+        *house_rule_columns(),
         versions.c.number,
         versions.c.name,
         versions.c.author,
@@ -166,15 +216,19 @@ def select_versions() -> sa.Select[Any]:
         versions.c.base,
         versions.c.fingerprint,
         versions.c.created_at,
-        latest.label("latest"),
     ).join(versions, versions.c.house_rule_id == house_rules.c.id)
+
+
+def forked_from_of(row: Any) -> tuple[str, int] | None:
+    """The fork origin of a row with :func:`house_rule_columns`."""
+    if row.forked_from_slug is not None and row.forked_from_version is not None:
+        return (row.forked_from_slug, int(row.forked_from_version))
+    return None
 
 
 def version_of(row: Any) -> Version:
     """A row of :func:`select_versions` as a :class:`Version`."""
-    forked = None
-    if row.forked_from_slug is not None and row.forked_from_version is not None:
-        forked = (row.forked_from_slug, int(row.forked_from_version))
+    forked = forked_from_of(row)
     return Version(
         slug=row.slug,
         number=int(row.number),

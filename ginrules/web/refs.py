@@ -2,11 +2,12 @@
 
 A reference is a shipped name (``classic``, ``online-casino``), ``h/<slug>``
 (the latest version of a saved house rule) or ``h/<slug>/v<n>``. Saved
-versions never change, so each is parsed once and kept.
+versions never change, so each is parsed once and kept (:data:`PARSED`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -72,10 +73,22 @@ def shipped_names() -> list[locate.Entry]:
     return locate.entries()
 
 
-@lru_cache(maxsize=1024)
+#: Parsed saved versions by (slug, number, SHA-256 of the text). The key leaves out
+#: what a later save changes (the newest number), so a save uncaches nothing; a version
+#: of 64 KiB parses to a few MB, so the cache holds a working set, not a history.
+PARSED: Final[LruCache[tuple[str, int, str], tuple[Ruleset, EngineConfig]]] = LruCache(256)
+
+
 def _parse_saved(version: Version) -> Loaded:
-    ruleset = parse_saved_text(version.yaml, f"h/{version.slug}/v{version.number}")
-    return Loaded(ruleset, compile_ruleset(ruleset), version)
+    """The version parsed (once), with this read of it (its ``latest`` is current)."""
+
+    def parse() -> tuple[Ruleset, EngineConfig]:
+        ruleset = parse_saved_text(version.yaml, f"h/{version.slug}/v{version.number}")
+        return ruleset, compile_ruleset(ruleset)
+
+    digest = hashlib.sha256(version.yaml.encode("utf-8", "surrogatepass")).hexdigest()
+    ruleset, config = PARSED.get((version.slug, version.number, digest), parse)
+    return Loaded(ruleset, config, version)
 
 
 def parse_saved_text(text: str, name: str) -> Ruleset:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Ruleset
-from ginrules.web import forms, refs
+from ginrules.web import authorship, forms, refs, version_history, version_pages
 from ginrules.web.storage import (
     FORM_TOKEN_PATTERN,
     Draft,
@@ -27,6 +27,7 @@ from ginrules.web.storage import (
     secret_matches,
 )
 from ginrules.web.tables import UNLISTED, VISIBILITIES
+from ginrules.words.diagnostics import message as diagnostic_message
 
 #: The file name that diagnostics of submitted text carry.
 SUBMITTED: str = "your rules"
@@ -39,11 +40,17 @@ def submitted_yaml(form: Mapping[str, str]) -> str:
 
 
 def read_yaml(text: str) -> tuple[Ruleset | None, list[Diagnostic], str]:
-    """Validate submitted text: (ruleset or None, diagnostics, base name)."""
+    """Validate submitted text: (ruleset or None, diagnostics, base name).
+
+    Besides the loader's checks, the rules must extend a shipped ruleset and say
+    their own name, author and description (:mod:`ginrules.web.authorship`). Each
+    error's message is worded, for the pages that show ``message`` as it is.
+    """
     try:
         ruleset = refs.parse_saved_text(text, SUBMITTED)
     except RulesetError as error:
-        return None, error.diagnostics, ""
+        return None, [_worded(d) for d in error.diagnostics], ""
+    problems = authorship.problems(ruleset, SUBMITTED)
     if len(ruleset.chain) < 2:  # extends nothing
         problem = Diagnostic(
             "error",
@@ -53,8 +60,17 @@ def read_yaml(text: str) -> tuple[Ruleset | None, list[Diagnostic], str]:
             1,
             ("extends",),
         )
-        return None, [problem], ""
+        problems.insert(0, problem)
+    if problems:
+        return None, problems, ""
     return ruleset, list(ruleset.warnings), forms.base_of(ruleset)
+
+
+def _worded(diagnostic: Diagnostic) -> Diagnostic:
+    """An error worded elsewhere (its data says what it is) with its words as its message."""
+    if diagnostic.severity != "error" or diagnostic.departure is None:
+        return diagnostic
+    return replace(diagnostic, message=diagnostic_message(diagnostic))
 
 
 def draft(ruleset: Ruleset, text: str, base: str) -> Draft:
@@ -105,6 +121,7 @@ def save_new(
         origin,
         visibility=visibility,
         form_token=form_token,
+        summary=version_history.FIRST.to_text(),
     )
     return Saved(version, secret)
 
@@ -119,9 +136,15 @@ def save_version(
     visibility: str | None = None,
     form_token: str | None = None,
 ) -> Version:
-    """Save the next version of a house rule (the caller checked the edit secret)."""
+    """Save the next version of a house rule (the caller checked the edit secret),
+    with what it changed against the latest (parsed once: the parse is kept)."""
+    summary = version_pages.summary_after(refs.saved(store, slug), ruleset)
     return store.add_version(
-        slug, draft(ruleset, text, base), visibility=visibility, form_token=form_token
+        slug,
+        draft(ruleset, text, base),
+        visibility=visibility,
+        form_token=form_token,
+        summary=summary,
     )
 
 

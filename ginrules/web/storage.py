@@ -14,23 +14,29 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from ginrules.web import db_health
 from ginrules.web.records import (
+    FORM_TOKEN_PATTERN,
     MAX_VERSION,
     SLUG_ALPHABET,
     SLUG_LENGTH,
     SLUG_PATTERN,
     VERSION_PATTERN,
+    AlreadySaved,
+    ChangeSummary,
     Draft,
+    NotFound,
     Origin,
+    StorageError,
+    TooManyVersions,
     Version,
     _normal_url,
-    _sqlite_pragmas,
     as_utc,
     default_url,
     hash_secret,
@@ -61,17 +67,20 @@ if TYPE_CHECKING:
 
 #: Re-exported from :mod:`ginrules.web.records`: callers import them from here.
 __all__ = [
+    "FORM_TOKEN_PATTERN",
     "MAX_VERSION",
     "SLUG_ALPHABET",
     "SLUG_LENGTH",
     "SLUG_PATTERN",
     "VERSION_PATTERN",
     "AlreadySaved",
+    "ChangeSummary",
     "Draft",
     "NotFound",
     "Origin",
     "StorageError",
     "Store",
+    "TooManyVersions",
     "Version",
     "as_utc",
     "default_url",
@@ -82,27 +91,6 @@ __all__ = [
     "secret_matches",
     "utc_now",
 ]
-
-
-class StorageError(Exception):
-    """The database could not do what was asked; nothing was changed."""
-
-
-class NotFound(StorageError):
-    """No house rule has that slug."""
-
-
-class AlreadySaved(StorageError):
-    """A form's one-time token was used already: what that save stored."""
-
-    def __init__(self, slug: str, number: int) -> None:
-        super().__init__(f"h/{slug}/v{number}")
-        self.slug = slug
-        self.number = number
-
-
-#: What a form's one-time token looks like.
-FORM_TOKEN_PATTERN: Final = "[A-Za-z0-9_-]{16,64}"
 
 
 def _check(draft: Draft) -> None:
@@ -155,6 +143,7 @@ class Store:
         *,
         max_versions: int = DEFAULT_MAX_VERSIONS,
         db_timeout: float = DEFAULT_DB_TIMEOUT,
+        statement_timeout: float | None = None,
     ) -> None:
         #: Versions one house rule may have; a save past it raises :class:`TooManyVersions`.
         self.max_versions = max_versions
@@ -165,12 +154,10 @@ class Store:
             database = self._url.database
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
-            self.engine: Engine = sa.create_engine(
-                self._url, connect_args={"check_same_thread": False}
-            )
-            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
-        else:
-            self.engine = sa.create_engine(self._url, pool_pre_ping=True)
+        # Timeouts, a deadline on every call and a circuit breaker (a 503, never a wait).
+        self.engine: Engine = db_health.create_engine(
+            self._url, timeout=db_timeout, statement_timeout=statement_timeout
+        )
 
     @property
     def url(self) -> str:
@@ -217,11 +204,12 @@ class Store:
         *,
         visibility: str = UNLISTED,
         form_token: str | None = None,
+        summary: str | None = None,
     ) -> Version:
         """A new house rule with ``draft`` as version 1, under a fresh random slug.
 
         With a ``form_token`` already used, nothing is saved: :class:`AlreadySaved`
-        names what the first save stored."""
+        names what the first save stored. ``summary``: version 1's (JSON) summary."""
         now = utc_now()
         _check_visibility(visibility)
         self._check_token(form_token)
@@ -240,7 +228,7 @@ class Store:
                 )
                 .returning(house_rules.c.id)
             ).scalar_one()
-            self._insert_version(connection, rule_id, 1, draft, now)
+            self._insert_version(connection, rule_id, 1, draft, now, summary)
             _record_token(connection, form_token, slug, 1, now)
 
         try:
@@ -259,15 +247,18 @@ class Store:
         *,
         visibility: str | None = None,
         form_token: str | None = None,
+        summary: ChangeSummary | None = None,
     ) -> Version:
-        """Save ``draft`` as the next version of ``slug``.
+        """Save ``draft`` as the next version of ``slug``, refused past ``max_versions``
+        (:class:`TooManyVersions`).
 
         The transaction writes the house rule's row first (its ``updated_at``), which
         locks it on both databases, so concurrent saves of one house rule take turns
         and each counts the versions after the one before it committed. Should a
         number still be taken (unique constraint), the save counts again.
         ``visibility`` None keeps the house rule's; a used ``form_token`` saves nothing
-        (:class:`AlreadySaved`).
+        (:class:`AlreadySaved`). ``summary`` is stored when it was worked out against
+        the version before this one (else NULL: the history works it out when shown).
         """
         _check(draft)
         changes: dict[str, object] = {}
@@ -296,7 +287,10 @@ class Store:
                         )
                     ).scalar_one()
                     number = (latest or 0) + 1
-                    self._insert_version(connection, rule_id, number, draft, now)
+                    if number > self.max_versions:
+                        raise TooManyVersions(self.max_versions)
+                    kept = summary.text if summary and summary.previous == number - 1 else None
+                    self._insert_version(connection, rule_id, number, draft, now, kept)
                     _record_token(connection, form_token, slug, number, now)
             except IntegrityError:
                 self._check_token(form_token)  # a save with the same token won the race
@@ -310,7 +304,12 @@ class Store:
 
     @staticmethod
     def _insert_version(
-        connection: Connection, rule_id: int, number: int, draft: Draft, now: datetime
+        connection: Connection,
+        rule_id: int,
+        number: int,
+        draft: Draft,
+        now: datetime,
+        summary: str | None,
     ) -> None:
         _check(draft)
         connection.execute(
@@ -324,6 +323,7 @@ class Store:
                 base=draft.base,
                 fingerprint=draft.fingerprint,
                 created_at=now,
+                summary=summary,
             )
         )
 
@@ -368,6 +368,7 @@ class Store:
         return None if row is None else version_of(row)
 
     def versions(self, slug: str) -> list[Version]:
+        """Every version, oldest first (all of them: pages read :mod:`.version_pages`)."""
         query = select_versions().where(house_rules.c.slug == slug).order_by(versions.c.number)
         with self.engine.connect() as connection:
             return [version_of(row) for row in connection.execute(query)]
