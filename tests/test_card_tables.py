@@ -167,13 +167,17 @@ def test_fifty_phones_entering_at_once_leave_a_gap_free_log(store: Store) -> Non
     def phone(n: int) -> int:
         barrier.wait()
         for _ in range(200):  # each phone retries until its hand is in
-            table = tables.get(slug)
-            assert table is not None
             try:
+                table = tables.get(slug)
+                assert table is not None
                 return record(
                     tables, slug, table.last_event, DEAD, f"phone {n}", f"key-{n}"
                 ).stored.number
             except Conflict:
+                continue
+            except sa.exc.TimeoutError:
+                # 50 phones at once are more than one process's 30 connections: a wait
+                # past DB_TIMEOUT is the site's 503, and a phone sends its hand again.
                 continue
         raise AssertionError(f"phone {n} never got its hand in")
 

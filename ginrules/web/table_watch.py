@@ -129,7 +129,7 @@ class Watch:
         url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
         while True:
             try:
-                with psycopg.connect(url, autocommit=True) as connection:
+                with psycopg.connect(url, autocommit=True, connect_timeout=5) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
                     self._refresh()  # what changed while nobody listened
                     last_poll = time.monotonic()
