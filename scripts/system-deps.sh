@@ -2,14 +2,15 @@
 # The Debian packages ginrules needs beyond Python: Pango and HarfBuzz for
 # WeasyPrint's PDFs, DejaVu fonts for the sheets, poppler-utils for the tests
 # that read the PDFs back, Chromium for the browser tests (driven by
-# Playwright; no browser download). Installs the missing ones with apt-get (as root, or
-# through sudo without a password); elsewhere it names them and goes on, and
+# Playwright; no browser download), redis-server for the tests of REDIS_URL
+# (each starts a throwaway server of its own). Installs the missing ones with
+# apt-get (as root, or through sudo without a password); elsewhere it names them and goes on, and
 # the tests that need them skip (fail under CI=true).
 set -euo pipefail
 
 packages=(
     libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core
-    poppler-utils chromium
+    poppler-utils chromium redis-server
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -7,23 +7,17 @@ on: JSON for the API, a page for the site; never a traceback.
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
-from functools import wraps
-from typing import Any, Final, ParamSpec, TypeVar
+from typing import Any, Final
 
-from flask import Flask, Response, abort, current_app, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from limits import parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
+from ginrules.web import ratelimit
+from ginrules.web.ratelimit import count_request as count_request
+from ginrules.web.ratelimit import limited as limited
 from ginrules.web.storage import NotFound, StorageError
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 CSP: Final = "; ".join(
     (
@@ -43,7 +37,9 @@ HEADERS: Final = {
     "Content-Security-Policy": CSP,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "SAMEORIGIN",
-    "Referrer-Policy": "no-referrer",
+    # Never a link's path (an edit link's key) to another site; this site's own forms
+    # still send their real Origin, which request_guards checks.
+    "Referrer-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
@@ -52,32 +48,6 @@ _HEADER_LIST: Final = list(HEADERS.items())
 
 csrf = CSRFProtect()
 log = logging.getLogger("ginrules.web")
-
-
-def limited(view: Callable[P, R]) -> Callable[P, R]:
-    """Count a save against ``RATE_LIMIT`` for the client's address; 429 beyond it.
-
-    Only the decorated routes pay for the check (the ``limits`` library's moving
-    window, in this app's memory; one gunicorn worker counts on its own).
-    """
-
-    @wraps(view)
-    def checked(*args: P.args, **kwargs: P.kwargs) -> R:
-        count_request("RATE_LIMIT", "save")
-        return view(*args, **kwargs)
-
-    return checked
-
-
-def count_request(setting: str, scope: str) -> None:
-    """Count this request in ``scope`` against the limits of the ``setting`` config
-    key for the client's address; a 429 (with Retry-After) beyond them."""
-    window: MovingWindowRateLimiter = current_app.extensions["ginrules.limits"]
-    who = request.remote_addr or "unknown"
-    for limit in parse_many(str(current_app.config[setting])):
-        if not window.hit(limit, scope, who):
-            reset = window.get_window_stats(limit, scope, who).reset_time
-            abort(429, retry_after=max(1, int(reset - time.time())))
 
 
 def wants_json() -> bool:
@@ -102,13 +72,12 @@ _MESSAGES: Final = {
     404: "There is nothing here. Check the link, or start from the home page.",
     405: "That method is not allowed here.",
     413: "That is too large: a ruleset is at most 64 KiB, a request at most 128 KiB.",
-    429: "Too many saves from your address just now; wait a minute and try again.",
 }
 
 
 def install(app: Flask) -> None:
     csrf.init_app(app)
-    app.extensions["ginrules.limits"] = MovingWindowRateLimiter(MemoryStorage())
+    ratelimit.install(app)  # limited, count_request: shared counters, trusted proxies
 
     @app.after_request
     def headers(response: Response) -> Response:
@@ -126,9 +95,8 @@ def install(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         status = error.code or 500
+        # A 429 says which allowance is used up (ginrules.web.ratelimit words it).
         message = _MESSAGES.get(status) or error.description or "Something went wrong."
-        if status == 429:
-            message = _MESSAGES[429]
         response = problem(status, message)
         for name in ("Allow", "Retry-After"):  # what the standard answer carries
             value = error.get_response().headers.get(name)
@@ -146,10 +114,9 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(OperationalError)
     def database_down(error: OperationalError) -> Response:
-        log.error("database unavailable: %s", error.orig)
-        response = problem(503, "The database is not answering just now; nothing was changed.")
-        response.headers["Retry-After"] = "5"
-        return response
+        from ginrules.web import db_health  # every database failure: its 503 and Retry-After
+
+        return db_health.unavailable(error)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
