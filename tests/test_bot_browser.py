@@ -22,7 +22,10 @@ from playwright.sync_api import Locator, Page, ViewportSize, expect
 from tests.browser_helpers import TIMEOUT_MS, chromium, horizontal_overflow, shot, site
 from tests.web_helpers import Client
 
-QUICK: Final = "name: Quick game\nextends: classic\ngame_scoring:\n  target: 30\n"
+QUICK: Final = (
+    "name: Quick game\nauthor: Ana\ndescription: ''\nextends: classic\n"
+    "game_scoring:\n  target: 30\n"
+)
 RANKS: Final = "A23456789TJQK"
 #: More moves than a game to 30 takes with this player.
 MOST_MOVES: Final = 400

@@ -37,11 +37,20 @@ __all__ = ["database_url", "store"]  # fixtures
 
 #: Quick games, so a whole game is a few hands: the shipped formats with a low target.
 QUICK: dict[str, str] = {
-    "two_player": "name: Quick game\nextends: classic\ngame_scoring:\n  target: 30\n",
-    "hollywood": "name: Quick Hollywood\nextends: hollywood\ngame_scoring:\n  target: 30\n",
-    "partnership": "name: Quick partners\nextends: partnership\nformat:\n  team_target: 30\n",
+    "two_player": (
+        "name: Quick game\nauthor: Ana\ndescription: ''\n"
+        "extends: classic\ngame_scoring:\n  target: 30\n"
+    ),
+    "hollywood": (
+        "name: Quick Hollywood\nauthor: Ana\ndescription: ''\n"
+        "extends: hollywood\ngame_scoring:\n  target: 30\n"
+    ),
+    "partnership": (
+        "name: Quick partners\nauthor: Ana\ndescription: ''\n"
+        "extends: partnership\nformat:\n  team_target: 30\n"
+    ),
     "three_handed": (
-        "name: Three at the table\nextends: classic\n"
+        "name: Three at the table\nauthor: Ana\ndescription: ''\nextends: classic\n"
         "format:\n  type: three_handed\n  players: 3\ngame_scoring:\n  target: 30\n"
     ),
 }

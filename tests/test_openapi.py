@@ -38,11 +38,19 @@ from ginrules.web.openapi import document
 from tests.web_helpers import Client, serve_at_own_address
 
 #: Rulesets that parse and validate, as YAML text and as a JSON object.
+#: (Saved house rules say their own name, author and description.)
 _YAML_BODIES = [
-    "name: Schemathesis\nextends: classic\nhand_scoring:\n  gin_bonus: 30\n",
-    "name: Schemathesis undercut\nextends: classic\nhand_scoring:\n  undercut_bonus: 20\n",
+    "name: Schemathesis\nauthor: Ana\ndescription: ''\nextends: classic\n"
+    "hand_scoring:\n  gin_bonus: 30\n",
+    "name: Schemathesis undercut\nauthor: Ana\ndescription: ''\nextends: classic\n"
+    "hand_scoring:\n  undercut_bonus: 20\n",
 ]
-_OBJECT_BODY = {"name": "Schemathesis object", "extends": "classic"}
+_OBJECT_BODY = {
+    "name": "Schemathesis object",
+    "author": "Ana",
+    "description": "",
+    "extends": "classic",
+}
 #: A table that starts, and a change any table can take (a dead hand).
 _TABLE_BODY = {"rules": "classic", "players": ["Ana", "Ben"], "first_dealers": [1]}
 _DEAD_HAND = {"seen": 0, "event": {"kind": "hand", "entries": [{"end": "dead"}]}}

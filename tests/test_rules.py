@@ -45,6 +45,7 @@ from ginrules.rules.compile import (
 )
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Origin, Ruleset, load_ruleset, load_ruleset_text
+from ginrules.rules.text import refused_in_name, unshowable
 from ginrules.rules.yamlsource import MAX_FILE_BYTES, load_yaml_file
 from ginrules.sheets.render import sheet_html
 from ginrules.words.diagnostics import message as diagnostic_message
@@ -653,10 +654,23 @@ def test_the_same_rules_through_different_chains_give_one_fingerprint(tmp_path: 
 @settings(max_examples=40, deadline=None)
 @given(
     name=st.sampled_from(SHIPPED_NAMES),
-    title=st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=80),
-    description=st.text(st.characters(exclude_categories=["Cs"]), max_size=200),
-    author=st.text(max_size=40),
-    notes=st.lists(st.text(min_size=1, max_size=40), max_size=4),
+    # Text a ruleset may hold (ginrules.rules.text): nothing unshowable anywhere, nothing
+    # hidden in the name and author, no bidirectional control in the description.
+    title=st.text(
+        st.characters(exclude_categories=["Cs", "Cc", "Cf"]), min_size=1, max_size=80
+    ).filter(lambda text: refused_in_name(text) is None),
+    description=st.text(st.characters(exclude_categories=["Cs", "Cc", "Cf"]), max_size=200).filter(
+        lambda text: unshowable(text) is None
+    ),
+    author=st.text(st.characters(exclude_categories=["Cs", "Cc", "Cf"]), max_size=40).filter(
+        lambda text: refused_in_name(text) is None
+    ),
+    notes=st.lists(
+        st.text(st.characters(exclude_categories=["Cs", "Cc"]), min_size=1, max_size=40).filter(
+            lambda text: unshowable(text) is None
+        ),
+        max_size=4,
+    ),
 )
 def test_metadata_does_not_change_the_fingerprint(
     name: str, title: str, description: str, author: str, notes: list[str]

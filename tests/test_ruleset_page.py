@@ -36,6 +36,8 @@ SHIPPED: Final = [entry.name for entry in locate.entries()]
 PUBLISHED: Final = [entry.name for entry in locate.entries() if entry.kind == "rulesets"]
 HOUSE_YAML: Final = (
     "name: The kitchen table\n"
+    "author: Ana\n"
+    "description: ''\n"
     "extends: classic\n"
     "hand_scoring:\n"
     "  gin_bonus: 30\n"

@@ -41,7 +41,9 @@ def _save_house_rules(base: str) -> dict[str, str]:
 
     request = urllib.request.Request(
         base + "/api/houserules",
-        data=json.dumps({"yaml": "name: Kitchen table\nextends: classic\n"}).encode(),
+        data=json.dumps(
+            {"yaml": "name: Kitchen table\nauthor: Ana\ndescription: ''\nextends: classic\n"}
+        ).encode(),
         headers={"Content-Type": "application/json"},
         method="POST",
     )

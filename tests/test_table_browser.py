@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["database_url"]  # a fixture
 
-HOUSE = "name: Ana's table\nextends: classic\ndescription: Gin is worth 25, game to 100.\n"
+HOUSE = (
+    "name: Ana's table\nauthor: Ana\nextends: classic\ndescription: Gin is worth 25, game to 100.\n"
+)
 #: Ben's ten cards (a knock with the king) and Ana's, for the hand entered card by card.
 BEN = ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D", "KC"]
 ANA = ["AH", "2H", "3H", "QS", "QD", "QC", "9S", "9C", "8S", "8C"]

@@ -192,7 +192,9 @@ def test_the_next_game_may_go_on_under_the_house_rules_newer_version(
 ) -> None:
     with _servers(tmp_path, database_url, 1) as (client,):
         saved = client.send_json(
-            "POST", "/api/houserules", {"yaml": "name: Our rules\nextends: classic\n"}
+            "POST",
+            "/api/houserules",
+            {"yaml": "name: Our rules\nauthor: Ana\ndescription: ''\nextends: classic\n"},
         )
         assert saved.status == 201, saved.text
         house = saved.json()
@@ -201,7 +203,10 @@ def test_the_next_game_may_go_on_under_the_house_rules_newer_version(
         edited = client.send_json(
             "PUT",
             f"/api/houserules/{house['slug']}",
-            {"yaml": "name: Our rules\nextends: classic\nhand_scoring:\n  gin_bonus: 20\n"},
+            {
+                "yaml": "name: Our rules\nauthor: Ana\ndescription: ''\nextends: classic\n"
+                "hand_scoring:\n  gin_bonus: 20\n"
+            },
             {"X-Edit-Secret": house["edit_secret"]},
         )
         assert edited.status in (200, 201), edited.text

@@ -17,7 +17,10 @@ from tests.web_helpers import Client, form_fields, live_server
 
 __all__ = ["database_url"]  # a fixture
 
-GOOD = "name: API rules\nextends: classic\nhand_scoring:\n  gin_bonus: 20\n"
+GOOD = (
+    "name: API rules\nauthor: Ana\ndescription: ''\nextends: classic\n"
+    "hand_scoring:\n  gin_bonus: 20\n"
+)
 
 
 @pytest.fixture

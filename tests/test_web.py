@@ -107,7 +107,7 @@ def test_security_headers_are_on_every_page(site: tuple[Client, Store]) -> None:
         assert "default-src 'self'" in headers["Content-Security-Policy"], path
         assert "script-src 'self'" in headers["Content-Security-Policy"]
         assert headers["X-Content-Type-Options"] == "nosniff"
-        assert headers["Referrer-Policy"] == "no-referrer"
+        assert headers["Referrer-Policy"] == "same-origin"
 
 
 # -- building, saving, sharing ------------------------------------------------------
@@ -218,7 +218,10 @@ def test_the_yaml_editor_shows_errors_at_their_line_and_keeps_the_text(
         assert answer.status == 422, hostile
         assert "root:" not in answer.text and "Traceback" not in answer.text
     assert store.count() == 0
-    good = "name: Ours\nextends: online-casino\nhand_scoring:\n  gin_bonus: 30\n"
+    good = (
+        "name: Ours\nauthor: Ana\ndescription: ''\nextends: online-casino\n"
+        "hand_scoring:\n  gin_bonus: 30\n"
+    )
     saved = client.post_form("/build/yaml", {"csrf_token": token, "yaml": good})
     assert saved.status == 303
     version = store.recent(1, listed_only=False)[0]
@@ -293,7 +296,10 @@ def test_versioned_resources_are_immutable_with_strong_etags(site: tuple[Client,
 
 # -- the JSON API ---------------------------------------------------------------------------
 
-GOOD = "name: API rules\nauthor: bot\nextends: classic\nhand_scoring:\n  gin_bonus: 20\n"
+GOOD = (
+    "name: API rules\nauthor: bot\ndescription: Gin is worth 20.\nextends: classic\n"
+    "hand_scoring:\n  gin_bonus: 20\n"
+)
 
 
 def test_api_create_read_update_with_urls(site: tuple[Client, Store]) -> None:
@@ -311,7 +317,9 @@ def test_api_create_read_update_with_urls(site: tuple[Client, Store]) -> None:
         client.get(f"/api/houserules/{slug}").json()["document"]["hand_scoring"]["gin_bonus"] == 20
     )
     as_object = client.send_json(
-        "POST", "/api/houserules", {"ruleset": {"name": "Obj", "extends": "oklahoma"}}
+        "POST",
+        "/api/houserules",
+        {"ruleset": {"name": "Obj", "author": "", "description": "", "extends": "oklahoma"}},
     )
     assert as_object.status == 201 and as_object.json()["base"] == "oklahoma"
     missing = client.send_json("PUT", f"/api/houserules/{slug}", {"yaml": GOOD})
@@ -329,7 +337,7 @@ def test_api_create_read_update_with_urls(site: tuple[Client, Store]) -> None:
     assert updated.status == 201 and updated.json()["version"] == 2
     assert "edit_secret" not in updated.json()
     versions = client.get(f"/api/houserules/{slug}/versions").json()["versions"]
-    assert [v["version"] for v in versions] == [1, 2]
+    assert [v["version"] for v in versions] == [2, 1]  # newest first
     config = client.get(f"/api/houserules/{slug}/versions/2/config").json()
     assert config["config"]["gin_bonus"] == 30
     changes = client.get(f"/api/diff?a=classic&b=h/{slug}/v2").json()["changes"]
@@ -469,7 +477,7 @@ def test_save_edit_and_read_on_both_databases(tmp_path: Path, database_url: str)
             )
             assert refused.status == 422
             listed = client.get(f"/api/houserules/{slug}/versions").json()["versions"]
-            assert [(v["version"], v["name"]) for v in listed] == [(1, "Both"), (2, "Both, v2")]
+            assert [(v["version"], v["name"]) for v in listed] == [(2, "Both, v2"), (1, "Both")]
             assert "Both, v2" in client.get("/").text  # listed at the first save, kept since
     finally:
         app.extensions["ginrules.store"].close()
@@ -483,7 +491,7 @@ def test_a_database_that_does_not_answer_gets_a_503_not_a_traceback(tmp_path: Pa
         client = Client(base)
         page = client.get("/h/abcdefgh")
         assert page.status == 503 and "not answering" in page.text
-        assert page.headers["Retry-After"] == "5"
+        assert page.headers["Retry-After"] == str(app.config["DB_TIMEOUT"])  # down that long
         api = client.send_json("POST", "/api/houserules", {"yaml": GOOD})
         assert api.status == 503 and api.json()["status"] == 503
         assert "Traceback" not in page.text + api.text

@@ -54,7 +54,7 @@ PROGRAMMER_ERRORS: Final = {
 #: holds today. A budget may only go down; a new module starts at zero.
 BUDGET: Final = {
     # Ruleset diagnostics: the checker's messages (issue 16 moves them with their codes).
-    "rules/yamlsource.py": 34,
+    "rules/yamlsource.py": 33,
     "rules/checks.py": 28,
     "rules/validate.py": 12,
     "rules/load.py": 5,
@@ -75,8 +75,8 @@ BUDGET: Final = {
     "cli/__init__.py": 2,
     # The web site's forms, errors and API messages; the OpenAPI document is for programmers.
     "web/openapi.py": 33,
-    "web/views/api.py": 27,
-    "web/security.py": 13,
+    "web/views/api.py": 22,
+    "web/security.py": 11,
     "web/storage.py": 9,
     "web/forms.py": 7,
     "web/settings.py": 2,

@@ -103,15 +103,15 @@ def test_the_editor_marks_errors_live_completes_knobs_and_saves(tmp_path: Path) 
         assert base + "/static/yaml-editor.min.js" in scripts
         assert all(src.startswith(base + "/static/") for src in scripts), scripts
         text = page.evaluate("document.getElementById('yaml').editorView.state.doc.toString()")
-        assert text.splitlines()[5] == "  gin_bonus: 25"
+        assert text.splitlines()[6] == "  gin_bonus: 25"
         _wait_for_lines(page, [])
 
         # An invalid value: a marker on its line within seconds.
-        _go_to_line_end(page, 6)
+        _go_to_line_end(page, 7)
         page.keyboard.press("Backspace")
         page.keyboard.press("Backspace")
         page.keyboard.type("lots")
-        _wait_for_lines(page, [[6, "error"]])
+        _wait_for_lines(page, [[7, "error"]])
         assert page.locator(".cm-lintRange-error").count() == 1
         assert page.locator(".cm-lint-marker-error").count() == 1
 
@@ -119,12 +119,12 @@ def test_the_editor_marks_errors_live_completes_knobs_and_saves(tmp_path: Path) 
         # (mapped through the change), and the next check agrees.
         page.keyboard.press("Control+Home")
         page.keyboard.insert_text("# our table\n# since 1987\n")
-        assert _lines(page) == [[8, "error"]]
+        assert _lines(page) == [[9, "error"]]
         page.wait_for_timeout(1_500)
-        assert _lines(page) == [[8, "error"]]
+        assert _lines(page) == [[9, "error"]]
 
         # Fixed: the marker goes.
-        _go_to_line_end(page, 8)
+        _go_to_line_end(page, 9)
         for _ in "lots":
             page.keyboard.press("Backspace")
         page.keyboard.type("30")
@@ -256,7 +256,9 @@ def test_without_javascript_the_plain_form_saves(tmp_path: Path) -> None:
         link.click()
         assert urlsplit(page.url).fragment == "line-4"
 
-        page.locator("textarea#yaml").fill("name: Plain\nextends: classic\n")
+        page.locator("textarea#yaml").fill(
+            "name: Plain\nauthor: Ana\ndescription: ''\nextends: classic\n"
+        )
         page.click("button[type=submit]")
         page.wait_for_url(re.compile(r"/h/[^/]+/v1/share"))
 
@@ -294,7 +296,9 @@ def _post(client: Client, token: str, body: bytes, kind: str) -> tuple[int, dict
 
 def test_the_check_answers_json_for_good_bad_and_junk(checker: tuple[Client, str]) -> None:
     client, token = checker
-    good = json.dumps({"yaml": "name: Ours\nextends: classic\n"}).encode()
+    good = json.dumps(
+        {"yaml": "name: Ours\nauthor: Ana\ndescription: ''\nextends: classic\n"}
+    ).encode()
     assert _post(client, token, good, "application/json") == (200, {"ok": True, "diagnostics": []})
 
     bad = b"yaml=name%3A+Ours%0Aextends%3A+classic%0Aplay%3A%0A++knock_limit%3A+99%0A"
@@ -338,7 +342,9 @@ def test_checks_have_their_own_rate_limit_and_never_use_up_saves(
     checker: tuple[Client, str],
 ) -> None:
     client, token = checker
-    good = json.dumps({"yaml": "name: Ours\nextends: classic\n"}).encode()
+    good = json.dumps(
+        {"yaml": "name: Ours\nauthor: Ana\ndescription: ''\nextends: classic\n"}
+    ).encode()
     statuses = [_post(client, token, good, "application/json")[0] for _ in range(22)]
     assert statuses.count(200) == 20 and statuses[-1] == 429
     answer = client.request(
@@ -346,5 +352,5 @@ def test_checks_have_their_own_rate_limit_and_never_use_up_saves(
     )
     assert answer.status == 429 and answer.headers["Retry-After"]
     fields = client.form_fields("/build/yaml")
-    fields["yaml"] = "name: Ours\nextends: classic\n"
+    fields["yaml"] = "name: Ours\nauthor: Ana\ndescription: ''\nextends: classic\n"
     assert client.post_form("/build/yaml", fields).status == 303

@@ -24,6 +24,7 @@ from ginrules.rules import locate
 from ginrules.rules.checks import RuleView, run_checks
 from ginrules.rules.departures import departures
 from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError, sort_diagnostics
+from ginrules.rules.text import metadata_problems
 from ginrules.rules.validate import schema_diagnostics
 from ginrules.rules.yamlsource import SourceDocument, load_yaml_file, load_yaml_text
 
@@ -132,7 +133,7 @@ def _load_chain(path: Path, seen: tuple[Path, ...]) -> _Layer:
 def _layer_from_source(
     source: SourceDocument, folder: Path | None, seen: tuple[Path, ...], shipped_only: bool = False
 ) -> _Layer:
-    errors = schema_diagnostics(source)
+    errors = [*schema_diagnostics(source), *_metadata_diagnostics(source)]
     data = source.data if isinstance(source.data, dict) else {}
     base: _Layer | None = None
     reference = data.get("extends")
@@ -168,6 +169,19 @@ def _layer_from_source(
         own.chain + base.chain,
     )
     return merged
+
+
+def _metadata_diagnostics(source: SourceDocument) -> list[Diagnostic]:
+    """A name or author hiding a character, a description reordering its text
+    (:mod:`ginrules.rules.text`): worded in :mod:`ginrules.words.characters`."""
+    found = []
+    for key, refused in metadata_problems(source.data):
+        mark = source.mark_for((key,))
+        line, column = (mark.line, mark.column) if mark else (None, None)
+        found.append(
+            Diagnostic("error", source.name, refused.code, line, column, (key,), departure=refused)
+        )
+    return found
 
 
 def _load_base(

@@ -3,10 +3,11 @@
 Ruleset files are written by people and passed around, so the loader treats
 them as hostile: a size cap, strict UTF-8, no tabs in indentation, no anchors
 or aliases (which is what defeats "billion laughs" alias bombs), no tags beyond
-YAML's plain types, a nesting limit checked while composing, and no duplicate
-or non-string keys. Every problem becomes a :class:`Diagnostic` with a line
-and column, raised together in one :class:`RulesetError`; nothing else
-escapes.
+YAML's plain types, a nesting limit checked while composing, no duplicate
+or non-string keys, and no key or string holding a character a page cannot
+show, written out or escaped (:mod:`ginrules.rules.text`). Every problem
+becomes a :class:`Diagnostic` with a line and column, raised together in one
+:class:`RulesetError`; nothing else escapes.
 
 Parsing uses PyYAML's pure-Python SafeLoader (reader, scanner, parser,
 resolver) with a guarded composer; the plain Python values are then built
@@ -22,7 +23,7 @@ import math
 import pathlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Protocol
 
@@ -40,6 +41,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import Reader
 
+from ginrules.rules import text as text_rules
 from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError
 
 #: Larger files are refused before they are read in full.
@@ -122,25 +124,25 @@ def load_yaml_text(text: str | bytes, name: str) -> SourceDocument:
         raise report.stop(None, _too_large(size))
     source = _decode(text, report) if isinstance(text, bytes) else text
     source = source.removeprefix("\ufeff")
-    bad = Reader.NON_PRINTABLE.search(source)
-    if bad is not None:
-        raise report.stop(
-            _mark_at(source, bad.start()),
-            f"character U+{ord(bad.group()):04X} is not allowed in a YAML file "
-            "(control characters may only be written as escapes in double quotes)",
-        )
+    # Characters the reader refuses are parsed as U+FFFD (the marks stay the same)
+    # and reported at the key or value they are in, like the same character escaped.
+    raw = [(m.start(), ord(m.group())) for m in Reader.NON_PRINTABLE.finditer(source)]
+    if raw:
+        source = Reader.NON_PRINTABLE.sub("\ufffd", source)
 
     loader = _RulesetLoader(source, report)
     try:
         root = loader.compose_ruleset()
     except yaml.YAMLError as error:
         mark, message = _describe_parse_error(error, source)
+        _report_raw(report, source, raw, None)
         raise report.stop(mark, message) from None
     finally:
         loader.dispose()
 
     builder = _Builder(loader, report)
     data = builder.mapping(root, ())
+    _report_raw(report, source, raw, builder)
     report.raise_if_any()
     return SourceDocument(
         name=name,
@@ -195,6 +197,19 @@ def _mark_at(text: str, index: int) -> Mark:
     for match in _LINE_BREAK.finditer(text, 0, index):
         line, line_start = line + 1, match.end()
     return Mark(line, index - line_start + 1)
+
+
+def _report_raw(
+    report: _Report, source: str, raw: list[tuple[int, int]], builder: _Builder | None
+) -> None:
+    """Report each character the reader refused, at the scalar it is in (when parsed)."""
+    for index, code_point in raw:
+        path, in_key = builder.path_at(index) if builder else ((), False)
+        refused = text_rules.unshowable(chr(code_point))
+        assert refused is not None, "the reader refuses no character the text rules allow"
+        report.error(
+            _mark_at(source, index), refused.code, path, data=replace(refused, in_key=in_key)
+        )
 
 
 def _too_large(size: int) -> str:
@@ -287,8 +302,11 @@ class _Report:
         self.name = name
         self.diagnostics: list[Diagnostic] = []
 
-    def error(self, mark: Mark | None, message: str, path: JsonPath = ()) -> None:
-        self.diagnostics.append(self._diagnostic(mark, message, path))
+    def error(
+        self, mark: Mark | None, message: str, path: JsonPath = (), data: object | None = None
+    ) -> None:
+        """Record a problem; ``data`` is what a problem worded elsewhere is."""
+        self.diagnostics.append(replace(self._diagnostic(mark, message, path), departure=data))
         if len(self.diagnostics) >= MAX_ERRORS:
             note = Diagnostic("error", self.name, f"stopped after {MAX_ERRORS} errors", rank=1)
             raise RulesetError([*self.diagnostics, note])
@@ -402,6 +420,8 @@ class _Builder:
         self.report = report
         self.key_marks: dict[JsonPath, Mark] = {}
         self.value_marks: dict[JsonPath, Mark] = {}
+        #: Where each scalar is in the text: (start, end, path, is a key).
+        self.spans: list[tuple[int, int, JsonPath, bool]] = []
         self.constructors: dict[str, Callable[[ScalarNode], object]] = {
             _NULL: loader.construct_yaml_null,
             _BOOL: loader.construct_yaml_bool,
@@ -447,16 +467,17 @@ class _Builder:
             what = "a mapping" if isinstance(node, MappingNode) else "a list"
             self.report.error(_mark(node), f"keys must be strings, not {what}", path)
             return None
-        key = self.scalar(node, path)
+        key = self.scalar(node, path, in_key=True)
         if isinstance(key, str):
             return key
         if key is not _INVALID:
             self.report.error(_mark(node), _non_string_key(node.value, key), path)
         return None
 
-    def scalar(self, node: ScalarNode, path: JsonPath) -> object:
+    def scalar(self, node: ScalarNode, path: JsonPath, *, in_key: bool = False) -> object:
+        self.spans.append((node.start_mark.index, node.end_mark.index, path, in_key))
         if node.tag in _TEXT_TAGS:
-            return str(node.value)
+            return self.text(node, path, in_key)
         construct = self.constructors.get(node.tag)
         if construct is None:
             self._unsupported_tag(node, path)
@@ -483,6 +504,21 @@ class _Builder:
             )
             return _INVALID
         return value
+
+    def text(self, node: ScalarNode, path: JsonPath, in_key: bool) -> str:
+        """A string, checked: an unshowable character is an error at its key or value."""
+        value = text_rules.join_surrogate_pairs(str(node.value))
+        refused = text_rules.unshowable(value)
+        if refused is not None:
+            self.report.error(_mark(node), refused.code, path, data=replace(refused, in_key=in_key))
+        return value
+
+    def path_at(self, index: int) -> tuple[JsonPath, bool]:
+        """The key or value whose scalar holds ``text[index]`` (the root when none does)."""
+        for start, end, path, in_key in self.spans:
+            if start <= index < end:
+                return path, in_key
+        return (), False
 
     def _unsupported_tag(self, node: Node, path: JsonPath) -> None:
         self.report.error(

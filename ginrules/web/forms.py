@@ -22,7 +22,7 @@ from ginrules import schema as ruleset_schema
 from ginrules.rules.departures import Departure
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import Ruleset
-from ginrules.web import refs
+from ginrules.web import authorship, refs
 from ginrules.words import builder as words
 from ginrules.words import departures
 from ginrules.words.departures import quote_lines
@@ -279,6 +279,10 @@ def read_form(form: Mapping[str, str], base: str) -> Submission:
             _place(submission, diagnostic)
         return submission
     submission.warnings = list(ruleset.warnings)
+    for problem in authorship.problems(ruleset, "form"):  # a reserved name or author
+        where = str(problem.path[0])
+        if where not in submission.errors:  # a blank name already has its message
+            submission.add(where, problem.message)
     if not submission.errors:
         submission.ruleset = ruleset
     return submission

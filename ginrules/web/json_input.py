@@ -1,12 +1,17 @@
-"""Reading a JSON API request: every bad input a 4xx naming its field, never a 500."""
+"""Reading a JSON API request: every bad input a 4xx naming its field, never a 500.
+
+The body must say ``application/json`` (else 415, before it is read) and be UTF-8 JSON
+in which no object sends a key twice (else 422 naming each such key)."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 from flask import Response, abort, current_app, jsonify, request
 
+from ginrules.words.inputs import duplicate_key, duplicate_keys
 from ginrules.words.tables import input_problem
 
 
@@ -43,8 +48,14 @@ def moved_on(message: str, **now: Any) -> Response:
 
 def body_text() -> str:
     """The request body as text: 413 past the size limit, 400 when it is not UTF-8."""
-    raw = request.get_data(cache=False)
-    if len(raw) > current_app.config["MAX_CONTENT_LENGTH"]:
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is None and request.headers.get("Transfer-Encoding"):
+        # A chunked body no server measured (waitress measures it): read one byte past the
+        # limit, so an over-long body is a 413 instead of a cut one.
+        raw = bytes(request.environ["wsgi.input"].read(limit + 1))
+    else:
+        raw = request.get_data(cache=False)
+    if len(raw) > limit:
         abort(413)
     try:
         return raw.decode("utf-8")
@@ -52,15 +63,51 @@ def body_text() -> str:
         raise field_error(400, "body", input_problem("not_utf8", byte=error.start)) from None
 
 
-def json_object(keys: frozenset[str]) -> dict[str, Any]:
-    """The body as a JSON object with no field outside ``keys``."""
-    body = body_text()
-    if request.mimetype != "application/json":
-        raise field_error(415, "Content-Type", input_problem("not_json_type"))
+def parse_json(text: str) -> Any:
+    """JSON text as Python data: 400 when it is not JSON, 422 naming every key an object
+    sends twice (``ruleset.scoring.gin_bonus``; list items by index), which ``json``
+    would otherwise read as the last one silently."""
+    twice: dict[int, tuple[str, ...]] = {}  # by the id() of each object that does
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        found = dict(items)
+        if len(found) < len(items):
+            counts = Counter(key for key, _ in items)
+            twice[id(found)] = tuple(key for key, count in counts.items() if count > 1)
+        return found
+
     try:
-        data = json.loads(body)
+        data = json.loads(text, object_pairs_hook=pairs)
     except (ValueError, RecursionError):
         raise field_error(400, "body", input_problem("not_json")) from None
+    if twice:
+        errors = [
+            {"field": ".".join((*where, key)), "message": duplicate_key(key, ".".join(where))}
+            for where, key in _keys_twice(data, twice)
+        ]
+        raise BadInput(422, duplicate_keys(), errors)
+    return data
+
+
+def _keys_twice(data: Any, twice: dict[int, tuple[str, ...]]) -> list[tuple[tuple[str, ...], str]]:
+    """Where each key sent twice is: (the path of its object, the key), in order."""
+    found: list[tuple[tuple[str, ...], str]] = []
+    stack: list[tuple[tuple[str, ...], Any]] = [((), data)]
+    while stack:  # no recursion: as deep as json.loads went, and no deeper
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            found.extend((path, key) for key in twice.get(id(value), ()))
+            stack.extend(((*path, key), item) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend(((*path, str(i)), item) for i, item in reversed(list(enumerate(value))))
+    return found
+
+
+def json_object(keys: frozenset[str]) -> dict[str, Any]:
+    """The body as a JSON object with no field outside ``keys``."""
+    if request.mimetype != "application/json":
+        raise field_error(415, "Content-Type", input_problem("not_json_type"))
+    data = parse_json(body_text())
     if not isinstance(data, dict):
         raise field_error(400, "body", input_problem("not_object"))
     unknown = sorted(set(data) - keys)

@@ -31,10 +31,12 @@ from ginrules.engine.tablelog import (
 )
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import Ruleset, load_ruleset_text
+from ginrules.rules.text import refused_in_name
 from ginrules.web import refs
 from ginrules.web.refs import Loaded
 from ginrules.web.storage import Store, hash_secret, new_secret
 from ginrules.web.table_store import CardTable, Conflict, PinnedRules, StoredEvent, TableStore
+from ginrules.words.characters import character
 
 #: The longest player name a table keeps.
 NAME_LENGTH = 40
@@ -108,6 +110,11 @@ def seated(
             raise TableRefused(f"players.{seat}", "empty")
         if len(name) > NAME_LENGTH:
             raise TableRefused(f"players.{seat}", "too_long", most=NAME_LENGTH)
+        refused = refused_in_name(name)  # a control character, or one that does not show
+        if refused is not None:
+            raise TableRefused(
+                f"players.{seat}", "character", character=character(refused.code_point)
+            )
     if len(set(name.casefold() for name in names)) != len(names):
         raise TableRefused("players", "same_name")
     dealers = tuple(first_dealers)

@@ -19,6 +19,7 @@ _REFUSED: Final[dict[str, str]] = {
     "count": "this format needs {needed} players, not {got}",
     "empty": "give this player a name",
     "too_long": "a name has at most {most} characters",
+    "character": "a name may not hold {character}: remove it",
     "same_name": "two players have the same name: give each their own",
     "not_a_player": "the first dealer must be one of the players",
     "no_rules": "there are no such rules: give a shipped name, h/<slug> or h/<slug>/v<n>",

@@ -7,7 +7,6 @@ Every bad input is a 4xx with field-level messages; a failed save changes nothin
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import yaml
@@ -16,22 +15,26 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from ginrules.rules.diagnostics import Diagnostic
 from ginrules.rules.diff import diff
 from ginrules.rules.yamlsource import MAX_FILE_BYTES
-from ginrules.web import openapi, refs, saving
-from ginrules.web.json_input import BadInput, bad_input, body_text
+from ginrules.web import openapi, refs, saving, version_pages
+from ginrules.web.json_input import BadInput, bad_input, body_text, field_error, parse_json
 from ginrules.web.security import limited
-from ginrules.web.storage import Version, get_store
+from ginrules.web.storage import MAX_VERSION, TooManyVersions, Version, get_store
 from ginrules.web.tables import UNLISTED, VISIBILITIES
 from ginrules.web.urls import compiled_json, edit_url, links
 from ginrules.web.views import found_or_404
 from ginrules.words import builder as words
 from ginrules.words.diagnostics import to_json as diagnostic_json
+from ginrules.words.inputs import not_accepted_type
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
 _JSON_KEYS = {"yaml", "ruleset", "forked_from", "visibility"}
+#: The bodies a create or update takes: JSON, or the ruleset as YAML.
+BODY_TYPES = ("application/json", "application/yaml")
 
 
 blueprint.register_error_handler(BadInput, bad_input)
+blueprint.register_error_handler(TooManyVersions, version_pages.refused_json)
 
 
 def _summary(loaded: refs.Loaded) -> dict[str, Any]:
@@ -124,11 +127,13 @@ def get_houserule(slug: str) -> Response:
 
 @blueprint.get("/houserules/<slug>/versions")
 def list_versions(slug: str) -> Response:
-    found = get_store().versions(slug)
-    if not found:
+    """A page of versions, newest first: ``limit`` of them numbered below ``before``."""
+    limit = _int_arg("limit", version_pages.DEFAULT_LIMIT, 1, version_pages.MAX_LIMIT)
+    before = _int_arg("before", MAX_VERSION + 1, 1, MAX_VERSION + 1)
+    page = version_pages.newest_first(get_store(), slug, before=before, limit=limit)
+    if page is None:
         abort(404)
-    loaded = [refs.saved(get_store(), slug, v.number) for v in found]
-    return jsonify({"versions": [_summary(item) for item in loaded if item]})
+    return jsonify(version_pages.page_json(page, limit))
 
 
 @blueprint.get("/houserules/<slug>/versions/<int:number>")
@@ -232,23 +237,18 @@ def _saved(version: Version, secret: str | None) -> Response:
 
 def _read_body() -> tuple[str, str, str | None]:
     """The ruleset text of a create or update (raw YAML, or JSON ``{"yaml"|"ruleset": ...}``),
-    the ``forked_from`` reference and the ``visibility`` (None: not given)."""
-    body = body_text()
+    the ``forked_from`` reference and the ``visibility`` (None: not given).
+
+    Only ``application/json`` and ``application/yaml`` bodies are read (415 otherwise,
+    before reading): a browser sends neither across sites without asking first, as it
+    would ``text/plain``. JSON that sends a key twice is a 422 naming the key."""
     kind = request.mimetype
-    if kind in ("application/yaml", "application/x-yaml", "text/yaml", "text/plain"):
+    if kind not in BODY_TYPES:
+        raise field_error(415, "Content-Type", not_accepted_type(kind))
+    body = body_text()
+    if kind == "application/yaml":
         return body, "", None
-    if kind != "application/json":
-        raise BadInput(
-            415,
-            "send application/json or application/yaml",
-            [{"field": "Content-Type", "message": f"{kind or 'none'} is not accepted"}],
-        )
-    try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        raise BadInput(
-            400, "the body is not valid JSON", [{"field": "body", "message": "invalid JSON"}]
-        ) from None
+    data = parse_json(body)
     if not isinstance(data, dict):
         raise BadInput(400, "send a JSON object", [{"field": "body", "message": "not an object"}])
     unknown = sorted(set(data) - _JSON_KEYS)
@@ -306,14 +306,8 @@ def _depth(value: Any, level: int = 1) -> int:
 
 
 def _validated(text: str) -> tuple[Any, str]:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as error:
-        raise BadInput(
-            422,
-            "the ruleset holds text that is not valid Unicode",
-            [{"field": "body", "message": f"invalid character at position {error.start}"}],
-        ) from None
+    """The ruleset of a create or update and its base; a 422 with one error per problem
+    (each at its field: a lone surrogate in ``notes[0]`` is field ``notes.0``)."""
     ruleset, diagnostics, base = saving.read_yaml(text)
     if ruleset is None:
         raise BadInput(
