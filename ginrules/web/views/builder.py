@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ginrules.rules.diagnostics import Diagnostic
 from ginrules.rules.load import Ruleset
-from ginrules.web import forms, refs, saving
+from ginrules.web import forms, handoffs, refs, saving
 from ginrules.web.security import limited
 from ginrules.web.storage import AlreadySaved, Version, get_store, new_form_token
 from ginrules.web.tables import UNLISTED
@@ -147,8 +147,9 @@ def _save_new(
     except AlreadySaved as first:  # the same form, sent twice at once
         return already_saved(first.slug, first.number)
     version = saved.version
-    # The secret is shown once, on the share page, and never travels in a URL.
-    session["edit_secret"] = {"slug": version.slug, "secret": saved.secret}
+    # The secret is shown once, on the share page; it never travels in a URL, and the
+    # session cookie (readable by whoever holds it) keeps only half of it.
+    session[handoffs.SESSION_KEY] = handoffs.hand_over(store, version.slug, saved.secret)
     return redirect(url_for("houserules.share", slug=version.slug, number=version.number), 303)
 
 
@@ -168,6 +169,7 @@ def build_yaml() -> Any:
                 if start.ruleset.name != "classic"
                 else "Our table",
                 "author": "",
+                "description": "",
                 "extends": start.ruleset.name,
                 "hand_scoring": {"gin_bonus": start.config.gin_bonus},
             }

@@ -17,13 +17,15 @@ from flask import (
 )
 from werkzeug.wrappers import Response as BaseResponse
 
-from ginrules.web import forms, refs, saving
-from ginrules.web.security import limited
+from ginrules.web import forms, handoffs, refs, saving, version_pages
+from ginrules.web.request_guards import no_store
+from ginrules.web.security import limited, problem
 from ginrules.web.storage import AlreadySaved, Version, get_store
 from ginrules.web.urls import build_url, edit_url, links
-from ginrules.web.views import changes_between, found_or_404
+from ginrules.web.views import found_or_404
 from ginrules.web.views.builder import already_saved, builder_page, yaml_editor
 from ginrules.words import builder as words
+from ginrules.words.versions import bad_page
 
 blueprint = Blueprint("houserules", __name__)
 
@@ -31,11 +33,10 @@ blueprint = Blueprint("houserules", __name__)
 @blueprint.get("/h/<slug>/v<int:number>/share")
 def share(slug: str, number: int) -> Any:
     loaded = found_or_404(refs.saved(get_store(), slug, number))
-    secret = None
-    held = session.get("edit_secret")
+    held = session.get(handoffs.SESSION_KEY)
+    secret = handoffs.take(get_store(), held, slug)
     if isinstance(held, dict) and held.get("slug") == slug:
-        secret = str(held["secret"])
-        session.pop("edit_secret")
+        session.pop(handoffs.SESSION_KEY)
     private = edit_url(slug, secret) if secret else None
     response = Response(
         render_template("web/share.html", loaded=loaded, links=links(loaded), edit_url=private)
@@ -46,18 +47,18 @@ def share(slug: str, number: int) -> Any:
 
 @blueprint.get("/h/<slug>/versions")
 def versions(slug: str) -> Any:
-    found = get_store().versions(slug)
-    if not found:
+    """A page of the versions, newest first (``?page=``): one query, nothing parsed."""
+    number = version_pages.page_number(request.args.get("page", "1"))
+    size = version_pages.PAGE_SIZE
+    found = version_pages.newest_first(
+        get_store(), slug, skip=max(number - 1, 0) * size, limit=size if number else 0
+    )
+    if found is None:
         abort(404)
-    rows = []
-    previous: refs.Loaded | None = None
-    for version in found:
-        loaded = refs.saved(get_store(), slug, version.number)
-        if loaded is None:
-            continue
-        rows.append((loaded, changes_between(previous, loaded) if previous else None))
-        previous = loaded
-    return render_template("web/versions.html", slug=slug, rows=list(reversed(rows)))
+    last = version_pages.pages(found)
+    if not 1 <= number <= last or not found.entries:
+        return problem(400, bad_page(last))
+    return render_template("web/versions.html", page=found, number=number, pages=last)
 
 
 @blueprint.get("/h/<slug>/fork")
@@ -77,6 +78,7 @@ def _check_key(slug: str, key: str) -> Version:
 
 
 @blueprint.get("/h/<slug>/edit")
+@no_store
 def edit(slug: str) -> Any:
     key = request.args.get("key", "")
     latest = _check_key(slug, key)
@@ -89,6 +91,7 @@ def edit(slug: str) -> Any:
 
 
 @blueprint.post("/h/<slug>/edit")
+@no_store
 @limited
 def edit_save(slug: str) -> Any:
     key = request.form.get("key", "")

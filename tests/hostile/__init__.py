@@ -1,0 +1,1 @@
+"""The hostile-request corpus and the site it is sent to."""
