@@ -14,6 +14,8 @@
 # rules:  bench_rules.py, loading, validating and compiling rulesets
 # sheets: bench_sheets.py, the classic rule sheet as HTML and PDF, cold and warm
 # web:    bench_web.py, pages, sheets and QR codes under gunicorn against hello-world (wrk)
+# resilience: bench_resilience.py, issue 14's faults (versions, slow clients, PDFs,
+#         rate limits, a frozen PostgreSQL) against a real ginrules serve
 # table:  bench_table.py, entering a hand at one of 100 card tables, pushed live to two phones each
 #
 # The two peer libraries live in bench/.venv only (git-ignored); they are never
@@ -26,7 +28,7 @@ root="$(cd "$here/.." && pwd)"
 venv="$here/.venv"
 python="${PYTHON:-python3.11}"
 peers=(rlcard==1.2.0 open_spiel==2.0.2)
-benchmarks=(melds engine rules sheets web table)
+benchmarks=(melds engine rules sheets web table resilience)
 
 usage() {
     local IFS='|'
@@ -38,7 +40,7 @@ usage() {
 # Check the name before any installing.
 if [ $# -gt 0 ]; then
     case "$1" in
-        melds | engine | rules | sheets | web | table) ;;
+        melds | engine | rules | sheets | web | table | resilience) ;;
         -h | --help)
             usage
             exit 0

@@ -185,9 +185,13 @@ def variables_read() -> set[str]:
 
 
 def _is_environ(node: ast.expr, aliases: set[str]) -> bool:
-    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
-        isinstance(node, ast.Name) and node.id in {"environ", *aliases}
-    )
+    """``os.environ`` or a name given it; never a WSGI ``environ`` (a request's)."""
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "environ"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "os"
+    ) or (isinstance(node, ast.Name) and node.id in aliases)
 
 
 def variables_documented() -> set[str]:
