@@ -6,7 +6,8 @@ it over plain HTTP, each phone on its own connection. What the phones were
 told (201 and an event number) is then checked against the database itself:
 
 - fifty phones entering a hand at once, each retrying with the new count when
-  told it is stale (409), leave the log numbered 1 to 50 without a gap, every
+  told it is stale (409), or after a moment when the server is busy (503, as the
+  table page does), leave the log numbered 1 to 50 without a gap, every
   acknowledged request key stored exactly once, with the hand that phone sent;
 - a server killed with SIGKILL (its whole process group: master and workers)
   loses no acknowledged hand; a new server on the same database gives the score
@@ -233,6 +234,9 @@ def test_fifty_phones_entering_at_once_leave_one_gap_free_log(
                     status, answer = phone.call("POST", path, {**body, "seen": seen}, headers)
                     if status == 201:
                         return answer["event"], tries
+                    if status == 503:  # busy (a burst of 50 on SQLite): as table.js, again
+                        time.sleep(random.uniform(0.5, 1.5))
+                        continue
                     assert status == 409, (status, answer)
                     seen = answer["table"]["last_event"]  # the count now: try again
                     time.sleep(random.uniform(0, 0.02))

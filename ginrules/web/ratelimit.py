@@ -22,6 +22,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -36,7 +37,7 @@ from limits.errors import StorageError as CountersDown
 from limits.storage import MovingWindowSupport, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -52,6 +53,8 @@ R = TypeVar("R")
 
 #: The fixed window of ``DAILY_SAVE_BYTES``.
 DAY: Final = 24 * 60 * 60
+#: Seconds a process's counting may wait for its turn at SQLite's write lock.
+WRITE_TURN_SECONDS: Final = 5.0
 #: How often (seconds) one process deletes every expired counter and hit.
 SWEEP_EVERY: Final = 60.0
 #: Seconds a client is asked to wait when the counters' store does not answer.
@@ -78,6 +81,25 @@ class DatabaseStorage(Storage, MovingWindowSupport):
         self.engine = engine
         self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
         self._next_sweep = 0.0
+        # SQLite has one write lock, polled by every waiting writer: this process's
+        # counting takes turns here first, so a burst of saves queues in order instead
+        # of starving in SQLite's busy loop (PostgreSQL locks the key's row instead).
+        self._turns = threading.Lock() if engine.dialect.name == "sqlite" else None
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction, after this process's earlier counting on SQLite."""
+        if self._turns is None:
+            with self.engine.begin() as connection:
+                yield connection
+            return
+        if not self._turns.acquire(timeout=WRITE_TURN_SECONDS):
+            raise sa.exc.TimeoutError("the rate-limit counters are busy")
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        finally:
+            self._turns.release()
 
     @property
     def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -101,7 +123,7 @@ class DatabaseStorage(Storage, MovingWindowSupport):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         """Add ``amount`` (may be negative: a refund) to ``key``'s count; the new count."""
         now = time.time()
-        with self.engine.begin() as connection:
+        with self._writing() as connection:
             return int(connection.execute(self._counter(key, expiry, amount, now)).scalar_one())
 
     def get(self, key: str) -> int:
@@ -132,13 +154,13 @@ class DatabaseStorage(Storage, MovingWindowSupport):
         return True
 
     def reset(self) -> int | None:
-        with self.engine.begin() as connection:
+        with self._writing() as connection:
             hits = connection.execute(sa.delete(rate_hits)).rowcount
             counters = connection.execute(sa.delete(rate_counters)).rowcount
         return max(hits, counters)
 
     def clear(self, key: str) -> None:
-        with self.engine.begin() as connection:
+        with self._writing() as connection:
             connection.execute(sa.delete(rate_hits).where(rate_hits.c.key == key))
             connection.execute(sa.delete(rate_counters).where(rate_counters.c.key == key))
 
@@ -147,7 +169,7 @@ class DatabaseStorage(Storage, MovingWindowSupport):
         if amount > limit:
             return False
         now = time.time()
-        with self.engine.begin() as connection:
+        with self._writing() as connection:
             # Held until commit: the next process counts after this one's hits are in.
             connection.execute(self._counter(key, expiry, 0, now))
             connection.execute(
@@ -184,7 +206,7 @@ class DatabaseStorage(Storage, MovingWindowSupport):
             return
         self._next_sweep = now + SWEEP_EVERY
         ended = sa.select(rate_counters.c.key).where(rate_counters.c.expires_at <= now)
-        with self.engine.begin() as connection:
+        with self._writing() as connection:
             connection.execute(sa.delete(rate_hits).where(rate_hits.c.key.in_(ended)))
             connection.execute(sa.delete(rate_counters).where(rate_counters.c.expires_at <= now))
 
