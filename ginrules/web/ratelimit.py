@@ -94,7 +94,7 @@ class DatabaseStorage(Storage, MovingWindowSupport):
                 yield connection
             return
         if not self._turns.acquire(timeout=WRITE_TURN_SECONDS):
-            raise sa.exc.TimeoutError("the rate-limit counters are busy")
+            raise sa.exc.TimeoutError(words.counters_busy(WRITE_TURN_SECONDS))
         try:
             with self.engine.begin() as connection:
                 yield connection

@@ -60,6 +60,11 @@ def daily_bytes(cap: int, seconds: int) -> str:
     ).format(cap=size(cap), wait=wait(seconds))
 
 
+def counters_busy(seconds: float) -> str:
+    """Logged when one process's counting waited too long for its turn (SQLite)."""
+    return _("the rate-limit counters were busy for {seconds:g} s").format(seconds=seconds)
+
+
 def counters_down() -> str:
     return _(
         "Nothing was changed: the site cannot count requests just now (its rate-limit store"
