@@ -26,23 +26,33 @@ def edit_url(slug: str, secret: str) -> str:
 
 def links(loaded: refs.Loaded) -> dict[str, str]:
     """Every URL of a ruleset or saved version (absolute, from the public base URL)."""
-    path = loaded.path
-    found = {
+    if loaded.version is not None:
+        return version_links(loaded.version.slug, loaded.version.number)
+    return _links(loaded.ref, loaded.path, loaded.share_path)
+
+
+def version_links(slug: str, number: int) -> dict[str, str]:
+    """Every URL of saved version ``number`` of ``slug``, from those two alone (a page
+    of versions parses none of them)."""
+    found = _links(f"h/{slug}/v{number}", f"/h/{slug}/v{number}", f"/h/{slug}")
+    found["versions_url"] = absolute(f"/h/{slug}/versions")
+    return found
+
+
+def _links(ref: str, path: str, share: str) -> dict[str, str]:
+    return {
         "page_url": absolute(path),
-        "share_url": absolute(loaded.share_path),
+        "share_url": absolute(share),
         "sheet_url": absolute(f"{path}/sheet"),
         "pdf_url": absolute(f"{path}/sheet.pdf"),
         "scorepad_url": absolute(f"{path}/scorepad"),
         "scorepad_pdf_url": absolute(f"{path}/scorepad.pdf"),
-        "qr_png_url": absolute(f"{loaded.share_path}/qr.png"),
-        "qr_svg_url": absolute(f"{loaded.share_path}/qr.svg"),
+        "qr_png_url": absolute(f"{share}/qr.png"),
+        "qr_svg_url": absolute(f"{share}/qr.svg"),
         "yaml_url": absolute(f"{path}.yaml"),
         "json_url": absolute(f"{path}.json"),
-        "fork_url": absolute(build_url(loaded.ref)),
+        "fork_url": absolute(build_url(ref)),
     }
-    if loaded.version is not None:
-        found["versions_url"] = absolute(f"/h/{loaded.version.slug}/versions")
-    return found
 
 
 def compiled_json(loaded: refs.Loaded) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from ginrules.web.records import (
     latest_number,
 )
 from ginrules.web.tables import house_rules, versions
-from ginrules.web.urls import absolute, build_url
+from ginrules.web.urls import absolute, version_links
 from ginrules.web.version_history import FIRST, UNKNOWN, Summary, summarize
 
 if TYPE_CHECKING:
@@ -212,7 +212,7 @@ def entry_json(page: Page, entry: Entry) -> dict[str, Any]:
         "description": entry.description,
         "author": entry.author,
         "fingerprint": entry.fingerprint,
-        **saved_links(slug, number),
+        **version_links(slug, number),
         "slug": slug,
         "version": number,
         "latest_version": page.latest,
@@ -224,24 +224,4 @@ def entry_json(page: Page, entry: Entry) -> dict[str, Any]:
         "changes": None
         if entry.summary.first or changes is None
         else [change.to_json() for change in changes],
-    }
-
-
-def saved_links(slug: str, number: int) -> dict[str, str]:
-    """The URLs :func:`ginrules.web.urls.links` gives a saved version, made from its
-    slug and number alone (a page of versions parses none of them)."""
-    path, share = f"/h/{slug}/v{number}", f"/h/{slug}"
-    return {
-        "page_url": absolute(path),
-        "share_url": absolute(share),
-        "sheet_url": absolute(f"{path}/sheet"),
-        "pdf_url": absolute(f"{path}/sheet.pdf"),
-        "scorepad_url": absolute(f"{path}/scorepad"),
-        "scorepad_pdf_url": absolute(f"{path}/scorepad.pdf"),
-        "qr_png_url": absolute(f"{share}/qr.png"),
-        "qr_svg_url": absolute(f"{share}/qr.svg"),
-        "yaml_url": absolute(f"{path}.yaml"),
-        "json_url": absolute(f"{path}.json"),
-        "fork_url": absolute(build_url(f"h/{slug}/v{number}")),
-        "versions_url": absolute(f"/h/{slug}/versions"),
     }
