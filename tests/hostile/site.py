@@ -13,19 +13,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from ginrules.web import create_app
+from tests.page_tour import HOUSE_YAML
 
 PUBLIC: Final = "https://gin.example.org"
-
-HOUSE_YAML: Final = (
-    "name: Our kitchen table\n"
-    "author: Ana\n"
-    "description: Classic gin with a bigger gin bonus.\n"
-    "extends: classic\n"
-    "hand_scoring:\n"
-    "  gin_bonus: 30\n"
-    "notes:\n"
-    "  - The loser shuffles.\n"
-)
 
 
 def make_app(folder: Path, database: str, **extra: Any) -> Flask:
