@@ -31,8 +31,9 @@ from ginrules.web.request_guards import HSTS, origin_of
 from ginrules.web.storage import Store, get_store
 from ginrules.web.tables import edit_handoffs
 from tests.databases import database_url, store
-from tests.hostile.site import HOUSE_YAML, PUBLIC, make_app, seed
+from tests.hostile.site import PUBLIC, make_app, seed
 from tests.live_server import serve
+from tests.page_tour import HOUSE_YAML
 from tests.web_helpers import form_fields, live_server
 
 __all__ = ["database_url", "store"]  # fixtures
