@@ -148,8 +148,9 @@ class _LaneOption:
 class _LaneTables:
     #: Least deadwood of each of the 8,192 lanes.
     deadwood: tuple[int, ...]
-    #: Highest unmatched card of the least-deadwood option (single-option modes).
-    max_unmatched: tuple[int, ...]
+    #: The most one discard from the lane can save: the least deadwood less the
+    #: least (deadwood - highest unmatched card) over the lane's options.
+    gain: tuple[int, ...]
     #: Cards of each lane that could stand in some run (a stretch of three).
     runnable: tuple[int, ...]
     #: Every distinct option per lane; one except for an ace under high_or_low.
@@ -183,7 +184,7 @@ def _lane_melded(lane: int, mode: AceMode) -> list[tuple[int, bool]]:
 def _lane_tables(rule: AceRule) -> _LaneTables:
     values = tuple(rank_value(r, rule.value) for r in range(13))
     deadwood: list[int] = []
-    max_unmatched: list[int] = []
+    gain: list[int] = []
     runnable: list[int] = []
     options: list[tuple[_LaneOption, ...]] = []
     for lane in range(1 << 13):
@@ -194,11 +195,12 @@ def _lane_tables(rule: AceRule) -> _LaneTables:
             if all(o.melded != option.melded for o in found):
                 found.append(option)
         found.sort(key=lambda o: (o.deadwood, o.ace_high))
-        deadwood.append(found[0].deadwood)
-        max_unmatched.append(found[0].max_unmatched)
+        least = found[0].deadwood
+        deadwood.append(least)
+        gain.append(max(least - o.deadwood + o.max_unmatched for o in found))
         runnable.append(functools.reduce(int.__or__, (o.melded for o in found)))
         options.append(tuple(found))
-    return _LaneTables(tuple(deadwood), tuple(max_unmatched), tuple(runnable), tuple(options))
+    return _LaneTables(tuple(deadwood), tuple(gain), tuple(runnable), tuple(options))
 
 
 # --- set choices -----------------------------------------------------------
@@ -221,43 +223,40 @@ def _set_ranks(a: int, b: int, c: int, d: int) -> int:
 Lanes = tuple[int, int, int, int]
 
 
-def _set_choices(lanes: Lanes, ranks: int, runnable: Sequence[int]) -> list[Lanes]:
-    """The lanes left after every choice of sets worth trying among ``ranks``.
+def _every_choice(lanes: Lanes, contested: int, can_run: Lanes) -> list[int]:
+    """The hand (as a mask) left by every choice of sets among ``contested``:
+    each rank taken whole or left out, or (held four times) taken as three
+    sparing a card that can run. For hands with two sets of four or more, where
+    walking the subsets and sparing inside them costs more."""
+    a, b, c, d = lanes
+    hand = a | b << LANE_BITS | c << 2 * LANE_BITS | d << 3 * LANE_BITS
+    quads = a & b & c & d
+    left = [hand & ~(contested * _EVERY_SUIT)]
+    while contested:
+        bit = contested & -contested
+        contested ^= bit
+        whole = hand & bit * _EVERY_SUIT
+        options = [0, whole]
+        if quads & bit:
+            options += [bit << LANE_BITS * i for i in range(4) if can_run[i] & bit]
+        left = [rest | kept for rest in left for kept in options]
+    return left
 
-    A rank whose cards could not stand in any run is always taken as a set.
-    Otherwise: take the whole set; with four, leave out any one card that
-    could go in a run; or take no set at all, unless at most one of four cards
-    could run (then leaving that one out is at least as good).
-    """
-    states = [lanes]
-    while ranks:
-        bit = ranks & -ranks
-        ranks ^= bit
-        keep = ~bit
-        held = [lane & bit != 0 for lane in lanes]
-        runs = [i for i in range(4) if runnable[lanes[i]] & bit]
-        choices: list[Lanes] = []
-        for state in states:
-            choices.append((state[0] & keep, state[1] & keep, state[2] & keep, state[3] & keep))
-            if not runs:
-                continue
-            if sum(held) == 4:
-                for spared in runs:
-                    choices.append(
-                        (
-                            state[0] if spared == 0 else state[0] & keep,
-                            state[1] if spared == 1 else state[1] & keep,
-                            state[2] if spared == 2 else state[2] & keep,
-                            state[3] if spared == 3 else state[3] & keep,
-                        )
-                    )
-            if sum(held) == 3 or len(runs) >= 2:
-                choices.append(state)
-        states = choices
-    return states
+
+#: No lane has a card that can run (before anyone looks).
+_NONE: Final = (0, 0, 0, 0)
+#: A rank's bit in every lane.
+_EVERY_SUIT: Final = 1 | 1 << LANE_BITS | 1 << 2 * LANE_BITS | 1 << 3 * LANE_BITS
 
 
 # --- deadwood on masks (the hot path) --------------------------------------
+#
+# Which sets to take is the only search. A rank held three or four times none
+# of whose cards can run is always taken as a set. The others (*contested*)
+# are taken as a whole set or left out, every subset of them in turn, from all
+# to none; a contested rank held four times may also be taken as three,
+# sparing one card that can run. An 11-card hand has at most three contested
+# ranks, most hands none or one.
 
 
 @dataclass(frozen=True)
@@ -276,10 +275,8 @@ def scorer(rule: AceRule) -> MeldScorer:
     """The fast deadwood functions for an ace rule, built once and kept."""
     tables = _lane_tables(rule)
     table = tables.deadwood
-    top = tables.max_unmatched
+    gain = tables.gain
     runnable = tables.runnable
-    options = tables.options
-    single_option = rule.mode is not AceMode.HIGH_OR_LOW
 
     def deadwood(mask: int) -> int:
         a = mask & 0x1FFF
@@ -287,78 +284,151 @@ def scorer(rule: AceRule) -> MeldScorer:
         c = mask >> 32 & 0x1FFF
         d = mask >> 48 & 0x1FFF
         sets = (a & b & (c | d)) | (c & d & (a | b))
-        if sets:
-            contested = sets & (runnable[a] | runnable[b] | runnable[c] | runnable[d])
-            free = ~(sets ^ contested)
-            a &= free
-            b &= free
-            c &= free
-            d &= free
-            if contested:
-                if contested & (contested - 1):
-                    return min(
-                        table[w] + table[x] + table[y] + table[z]
-                        for w, x, y, z in _set_choices((a, b, c, d), contested, runnable)
-                    )
-                # One contested rank, by far the commonest case: inline its
-                # choices (whole set, no set, or a set of three sparing a card
-                # that can run), in the same order as _set_choices.
-                keep = ~contested
-                ta, tb, tc, td = table[a], table[b], table[c], table[d]
-                sa, sb, sc, sd = table[a & keep], table[b & keep], table[c & keep], table[d & keep]
-                best = sa + sb + sc + sd
-                none = ta + tb + tc + td
-                if none < best:
-                    best = none
-                if a & b & c & d & contested:
-                    if runnable[a] & contested and ta + sb + sc + sd < best:
-                        best = ta + sb + sc + sd
-                    if runnable[b] & contested and sa + tb + sc + sd < best:
-                        best = sa + tb + sc + sd
-                    if runnable[c] & contested and sa + sb + tc + sd < best:
-                        best = sa + sb + tc + sd
-                    if runnable[d] & contested and sa + sb + sc + td < best:
-                        best = sa + sb + sc + td
+        if not sets:
+            return table[a] + table[b] + table[c] + table[d]
+        if sets & (sets - 1):
+            can_run = (runnable[a], runnable[b], runnable[c], runnable[d])
+            contested = sets & (can_run[0] | can_run[1] | can_run[2] | can_run[3])
+            if contested != sets:
+                free = ~(sets ^ contested)
+                a &= free
+                b &= free
+                c &= free
+                d &= free
+            if contested & (contested - 1):
+                return least_deadwood(a, b, c, d, contested, can_run)
+            if not contested:
+                return table[a] + table[b] + table[c] + table[d]
+            sets = contested
+        # One rank left to choose for, by far the commonest case: take it
+        # whole, leave it out, or (held four times) take three of it.
+        keep = ~sets
+        sa, sb, sc, sd = table[a & keep], table[b & keep], table[c & keep], table[d & keep]
+        ta, tb, tc, td = table[a], table[b], table[c], table[d]
+        best = sa + sb + sc + sd
+        if ta + tb + tc + td < best:
+            best = ta + tb + tc + td
+        if a & b & c & d & sets:
+            best = min(best, ta + sb + sc + sd, sa + tb + sc + sd)
+            best = min(best, sa + sb + tc + sd, sa + sb + sc + td)
+        return best
+
+    def least_deadwood(a: int, b: int, c: int, d: int, contested: int, can_run: Lanes) -> int:
+        """Least deadwood over every set choice among two or more contested ranks
+        (``can_run``: the cards of each lane that can run, or more)."""
+        quads = a & b & c & d & contested
+        best = 1 << 30
+        if quads & (quads - 1):
+            for m in _every_choice((a, b, c, d), contested, can_run):
+                total = table[m & 0x1FFF] + table[m >> 16 & 0x1FFF]
+                total += table[m >> 32 & 0x1FFF] + table[m >> 48]
+                if total < best:
+                    best = total
+            return best
+        subset = contested
+        while True:
+            keep = ~subset
+            w, x, y, z = a & keep, b & keep, c & keep, d & keep
+            total = table[w] + table[x] + table[y] + table[z]
+            if total < best:
+                best = total
+            taken = subset & quads
+            if taken:
+                # One set of four taken: spare each card that can run in turn.
+                if can_run[0] & taken and total - table[w] + table[w | taken] < best:
+                    best = total - table[w] + table[w | taken]
+                if can_run[1] & taken and total - table[x] + table[x | taken] < best:
+                    best = total - table[x] + table[x | taken]
+                if can_run[2] & taken and total - table[y] + table[y | taken] < best:
+                    best = total - table[y] + table[y | taken]
+                if can_run[3] & taken and total - table[z] + table[z | taken] < best:
+                    best = total - table[z] + table[z | taken]
+            if not subset:
                 return best
-        return table[a] + table[b] + table[c] + table[d]
+            subset = (subset - 1) & contested
 
     def best_discard_deadwood(mask: int) -> int:
-        # Discarding the highest unmatched card of an arrangement leaves its
-        # deadwood less that card, and no discard does better: the answer is
-        # the least (deadwood - highest unmatched card) over arrangements.
+        # Discarding the card that saves the most leaves an arrangement's
+        # deadwood less that saving, and no discard does better: the answer is
+        # the least (deadwood - the largest saving of one lane) over arrangements.
         a = mask & 0x1FFF
         b = mask >> 16 & 0x1FFF
         c = mask >> 32 & 0x1FFF
         d = mask >> 48 & 0x1FFF
         sets = (a & b & (c | d)) | (c & d & (a | b))
-        states: list[Lanes] = [(a, b, c, d)]
-        if sets:
-            contested = sets & (runnable[a] | runnable[b] | runnable[c] | runnable[d])
-            free = ~(sets ^ contested)
-            a &= free
-            b &= free
-            c &= free
-            d &= free
-            states = (
-                _set_choices((a, b, c, d), contested, runnable) if contested else [(a, b, c, d)]
-            )
-        if single_option and len(states) == 1:
-            best = table[a] + table[b] + table[c] + table[d] - max(top[a], top[b], top[c], top[d])
-        elif single_option:
-            best = min(
-                table[w] + table[x] + table[y] + table[z] - max(top[w], top[x], top[y], top[z])
-                for w, x, y, z in states
-            )
-        else:
-            best = min(
-                sum(o.deadwood for o in combo) - max(o.max_unmatched for o in combo)
-                for state in states
-                for combo in itertools.product(*(options[lane] for lane in state))
-            )
+        can_run = _NONE
+        if sets & (sets - 1):
+            can_run = (runnable[a], runnable[b], runnable[c], runnable[d])
+            contested = sets & (can_run[0] | can_run[1] | can_run[2] | can_run[3])
+            if contested != sets:
+                free = ~(sets ^ contested)
+                a &= free
+                b &= free
+                c &= free
+                d &= free
+                sets = contested
+        ta, tb, tc, td = table[a], table[b], table[c], table[d]
+        ga, gb, gc, gd = gain[a], gain[b], gain[c], gain[d]
+        best = ta + tb + tc + td - max(ga, gb, gc, gd)
+        if sets & (sets - 1):
+            best = least_discard(a, b, c, d, sets, can_run, best)
+        elif sets:
+            keep = ~sets
+            w, x, y, z = a & keep, b & keep, c & keep, d & keep
+            sa, sb, sc, sd = table[w], table[x], table[y], table[z]
+            ha, hb, hc, hd = gain[w], gain[x], gain[y], gain[z]
+            best = min(best, sa + sb + sc + sd - max(ha, hb, hc, hd))
+            if a & b & c & d & sets:
+                best = min(
+                    best,
+                    ta + sb + sc + sd - max(ga, hb, hc, hd),
+                    sa + tb + sc + sd - max(ha, gb, hc, hd),
+                    sa + sb + tc + sd - max(ha, hb, gc, hd),
+                    sa + sb + sc + td - max(ha, hb, hc, gd),
+                )
         # A fully melded hand whose size is not a multiple of three has a
         # four-card meld to discard from; otherwise every discard breaks a meld.
         if best == 0 and mask.bit_count() % 3 == 0 and deadwood(mask) == 0:
             return min(deadwood(mask & ~(1 << i)) for i in range(64) if mask >> i & 1)
+        return best
+
+    def least_discard(
+        a: int, b: int, c: int, d: int, contested: int, can_run: Lanes, best: int
+    ) -> int:
+        """best_discard_deadwood over every set choice among two or more contested ranks."""
+        quads = a & b & c & d & contested
+        if quads & (quads - 1):
+            for m in _every_choice((a, b, c, d), contested, can_run):
+                w, x, y, z = m & 0x1FFF, m >> 16 & 0x1FFF, m >> 32 & 0x1FFF, m >> 48
+                total = table[w] + table[x] + table[y] + table[z]
+                total -= max(gain[w], gain[x], gain[y], gain[z])
+                if total < best:
+                    best = total
+            return best
+        subset = contested
+        while subset:
+            keep = ~subset
+            w, x, y, z = a & keep, b & keep, c & keep, d & keep
+            total = table[w] + table[x] + table[y] + table[z]
+            gw, gx, gy, gz = gain[w], gain[x], gain[y], gain[z]
+            if total - max(gw, gx, gy, gz) < best:
+                best = total - max(gw, gx, gy, gz)
+            taken = subset & quads
+            if taken:
+                # One set of four taken: spare each card that can run in turn.
+                if can_run[0] & taken:
+                    spared = total - table[w] + table[w | taken]
+                    best = min(best, spared - max(gain[w | taken], gx, gy, gz))
+                if can_run[1] & taken:
+                    spared = total - table[x] + table[x | taken]
+                    best = min(best, spared - max(gw, gain[x | taken], gy, gz))
+                if can_run[2] & taken:
+                    spared = total - table[y] + table[y | taken]
+                    best = min(best, spared - max(gw, gx, gain[y | taken], gz))
+                if can_run[3] & taken:
+                    spared = total - table[z] + table[z | taken]
+                    best = min(best, spared - max(gw, gx, gy, gain[z | taken]))
+            subset = (subset - 1) & contested
         return best
 
     return MeldScorer(rule, deadwood, best_discard_deadwood)

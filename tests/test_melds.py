@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from ginrules.cards import DECK, Card, cards_to_mask, parse_cards
@@ -88,6 +88,64 @@ def test_eleven_card_best_discard_matches_brute_force(hand: list[Card], rule: Ac
         rest = [c for c in hand if c != card]
         assert left == brute_force.min_deadwood(rest, mode, rule.value)
     assert analysis.knock_discards(10) == tuple(c for c, d in analysis.after_discard if d <= 10)
+
+
+def contested_ranks(hand: list[Card], rule: AceRule) -> int:
+    """How many ranks the hand holds three or four times with a card that could
+    also run (in a stretch of three of its suit under ``rule``): the hard case."""
+    legal_runs = [
+        meld
+        for meld in brute_force.all_melds(hand, rule.mode.value)
+        if len({c.rank for c in meld}) > 1
+    ]
+    runnable = {card for meld in legal_runs for card in meld}
+    count = 0
+    for rank in range(13):
+        held = [c for c in hand if c.rank == rank]
+        if len(held) >= 3 and any(c in runnable for c in held):
+            count += 1
+    return count
+
+
+@st.composite
+def contested_hands(draw: st.DrawFn, size: int) -> list[Card]:
+    """Two or three ranks held three or four times, with runs through their
+    cards (adjacent ranks like 6 and 7 or further apart, the ace at either end
+    of a run under the tables that play it high), then filled at random."""
+    first = draw(st.integers(0, 12))
+    gaps = draw(st.lists(st.sampled_from((1, 1, 2, 3, 5, 12)), min_size=1, max_size=2))
+    ranks = list(
+        dict.fromkeys([first, *((first + sum(gaps[: i + 1])) % 13 for i in range(len(gaps)))])
+    )
+    cards: list[Card] = []
+    for rank in ranks:
+        suits = draw(st.lists(st.integers(0, 3), min_size=3, max_size=4, unique=True))
+        cards.extend(Card(rank, s) for s in suits)
+    for _ in range(draw(st.integers(1, 3))):
+        through = draw(st.sampled_from(ranks))
+        suit = draw(st.integers(0, 3))
+        low = through - draw(st.integers(0, 2))
+        length = draw(st.integers(3, 4))
+        cards.extend(Card(r % 13, suit) for r in range(low, low + length))
+    unique = list(dict.fromkeys(cards))[:size]
+    rest = [c for c in DECK if c not in unique]
+    return unique + list(draw(st.permutations(rest))[: size - len(unique)])
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from((9, 10, 11, 12)), ace_rules, st.data())
+def test_several_contested_ranks_match_brute_force(
+    size: int, rule: AceRule, data: st.DataObject
+) -> None:
+    hand = data.draw(contested_hands(size))
+    contested = contested_ranks(hand, rule)
+    event(f"{contested} contested ranks")
+    assume(contested >= 2)
+    mode = rule.mode.value
+    mask = cards_to_mask(hand)
+    assert deadwood_of_mask(mask, rule) == brute_force.min_deadwood(hand, mode, rule.value)
+    expected = brute_force.best_after_discard(hand, mode, rule.value)
+    assert best_discard_deadwood_of_mask(mask, rule) == expected
 
 
 @settings(max_examples=200, deadline=None)
@@ -204,3 +262,29 @@ def test_eleven_card_hands_other_engines_get_wrong(hand: str, best_after_discard
     assert brute_force.best_after_discard(cards, "low") == best_after_discard
     assert best_discard_deadwood_of_mask(cards_to_mask(cards)) == best_after_discard
     assert analyse_discards(cards).best_discard_deadwood == best_after_discard
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        # The issue's example: sixes and sevens held three times, 6D-9D runs.
+        "6H 7S QH 8D 9D 7C 6D 6C 9C 7D",
+        # Two sets of four with runs through two of their cards each.
+        "5C 5D 5H 5S 6C 6D 6H 6S 7C 7D",
+        "5C 5D 5H 5S 6C 6D 6H 6S 7C 7D 7H",
+        "5C 5D 5H 5S 6C 6D 6H 6S 4H 7C 7D",
+        # Three contested ranks, one of them held four times.
+        "4C 4D 4H 4S 5C 5D 5H 6C 6D 6H",
+        # Around the corner: runs through the aces only where aces play high.
+        "QC QD QH KC KD KH AC AD AH 2C 2D",
+    ],
+)
+@pytest.mark.parametrize("rule", ACE_RULES, ids=str)
+def test_dense_contested_hands_match_brute_force(hand: str, rule: AceRule) -> None:
+    cards = parse_cards(hand)
+    mode = rule.mode.value
+    mask = cards_to_mask(cards)
+    assert contested_ranks(cards, rule) >= (2 if "QC" not in hand or rule.mode != "low" else 0)
+    assert deadwood_of_mask(mask, rule) == brute_force.min_deadwood(cards, mode, rule.value)
+    expected = brute_force.best_after_discard(cards, mode, rule.value)
+    assert best_discard_deadwood_of_mask(mask, rule) == expected
