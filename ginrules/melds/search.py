@@ -1,0 +1,212 @@
+"""The hot path: least deadwood, and least deadwood after a discard, on masks."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from ginrules.melds.lanes import NO_RUNS, Lanes, every_choice, lane_tables
+from ginrules.melds.model import CLASSIC_ACES, AceRule
+
+# --- deadwood on masks (the hot path) --------------------------------------
+#
+# Which sets to take is the only search. A rank held three or four times none
+# of whose cards can run is always taken as a set. The others (*contested*)
+# are taken as a whole set or left out, every subset of them in turn, from all
+# to none; a contested rank held four times may also be taken as three,
+# sparing one card that can run. An 11-card hand has at most three contested
+# ranks, most hands none or one.
+
+
+@dataclass(frozen=True)
+class MeldScorer:
+    """Fast deadwood functions on masks, for one ace rule (see :func:`scorer`)."""
+
+    rule: AceRule
+    #: Least deadwood of the hand in a mask, counting every card.
+    deadwood: Callable[[int], int]
+    #: Least deadwood left after discarding one card of the hand in a mask.
+    best_discard_deadwood: Callable[[int], int]
+
+
+@functools.cache
+def scorer(rule: AceRule) -> MeldScorer:
+    """The fast deadwood functions for an ace rule, built once and kept."""
+    tables = lane_tables(rule)
+    table = tables.deadwood
+    gain = tables.gain
+    runnable = tables.runnable
+
+    def deadwood(mask: int) -> int:
+        a = mask & 0x1FFF
+        b = mask >> 16 & 0x1FFF
+        c = mask >> 32 & 0x1FFF
+        d = mask >> 48 & 0x1FFF
+        sets = (a & b & (c | d)) | (c & d & (a | b))
+        if not sets:
+            return table[a] + table[b] + table[c] + table[d]
+        if sets & (sets - 1):
+            can_run = (runnable[a], runnable[b], runnable[c], runnable[d])
+            contested = sets & (can_run[0] | can_run[1] | can_run[2] | can_run[3])
+            if contested != sets:
+                free = ~(sets ^ contested)
+                a &= free
+                b &= free
+                c &= free
+                d &= free
+            if contested & (contested - 1):
+                return least_deadwood(a, b, c, d, contested, can_run)
+            if not contested:
+                return table[a] + table[b] + table[c] + table[d]
+            sets = contested
+        # One rank left to choose for, by far the commonest case: take it
+        # whole, leave it out, or (held four times) take three of it.
+        keep = ~sets
+        sa, sb, sc, sd = table[a & keep], table[b & keep], table[c & keep], table[d & keep]
+        ta, tb, tc, td = table[a], table[b], table[c], table[d]
+        best = sa + sb + sc + sd
+        if ta + tb + tc + td < best:
+            best = ta + tb + tc + td
+        if a & b & c & d & sets:
+            best = min(best, ta + sb + sc + sd, sa + tb + sc + sd)
+            best = min(best, sa + sb + tc + sd, sa + sb + sc + td)
+        return best
+
+    def least_deadwood(a: int, b: int, c: int, d: int, contested: int, can_run: Lanes) -> int:
+        """Least deadwood over every set choice among two or more contested ranks
+        (``can_run``: the cards of each lane that can run, or more)."""
+        quads = a & b & c & d & contested
+        best = 1 << 30
+        if quads & (quads - 1):
+            for m in every_choice((a, b, c, d), contested, can_run):
+                total = table[m & 0x1FFF] + table[m >> 16 & 0x1FFF]
+                total += table[m >> 32 & 0x1FFF] + table[m >> 48]
+                if total < best:
+                    best = total
+            return best
+        subset = contested
+        while True:
+            keep = ~subset
+            w, x, y, z = a & keep, b & keep, c & keep, d & keep
+            total = table[w] + table[x] + table[y] + table[z]
+            if total < best:
+                best = total
+            taken = subset & quads
+            if taken:
+                # One set of four taken: spare each card that can run in turn.
+                if can_run[0] & taken and total - table[w] + table[w | taken] < best:
+                    best = total - table[w] + table[w | taken]
+                if can_run[1] & taken and total - table[x] + table[x | taken] < best:
+                    best = total - table[x] + table[x | taken]
+                if can_run[2] & taken and total - table[y] + table[y | taken] < best:
+                    best = total - table[y] + table[y | taken]
+                if can_run[3] & taken and total - table[z] + table[z | taken] < best:
+                    best = total - table[z] + table[z | taken]
+            if not subset:
+                return best
+            subset = (subset - 1) & contested
+
+    def best_discard_deadwood(mask: int) -> int:
+        # Discarding the card that saves the most leaves an arrangement's
+        # deadwood less that saving, and no discard does better: the answer is
+        # the least (deadwood - the largest saving of one lane) over arrangements.
+        a = mask & 0x1FFF
+        b = mask >> 16 & 0x1FFF
+        c = mask >> 32 & 0x1FFF
+        d = mask >> 48 & 0x1FFF
+        sets = (a & b & (c | d)) | (c & d & (a | b))
+        can_run = NO_RUNS
+        if sets & (sets - 1):
+            can_run = (runnable[a], runnable[b], runnable[c], runnable[d])
+            contested = sets & (can_run[0] | can_run[1] | can_run[2] | can_run[3])
+            if contested != sets:
+                free = ~(sets ^ contested)
+                a &= free
+                b &= free
+                c &= free
+                d &= free
+                sets = contested
+        ta, tb, tc, td = table[a], table[b], table[c], table[d]
+        ga, gb, gc, gd = gain[a], gain[b], gain[c], gain[d]
+        best = ta + tb + tc + td - max(ga, gb, gc, gd)
+        if sets & (sets - 1):
+            best = least_discard(a, b, c, d, sets, can_run, best)
+        elif sets:
+            keep = ~sets
+            w, x, y, z = a & keep, b & keep, c & keep, d & keep
+            sa, sb, sc, sd = table[w], table[x], table[y], table[z]
+            ha, hb, hc, hd = gain[w], gain[x], gain[y], gain[z]
+            best = min(best, sa + sb + sc + sd - max(ha, hb, hc, hd))
+            if a & b & c & d & sets:
+                best = min(
+                    best,
+                    ta + sb + sc + sd - max(ga, hb, hc, hd),
+                    sa + tb + sc + sd - max(ha, gb, hc, hd),
+                    sa + sb + tc + sd - max(ha, hb, gc, hd),
+                    sa + sb + sc + td - max(ha, hb, hc, gd),
+                )
+        # A fully melded hand whose size is not a multiple of three has a
+        # four-card meld to discard from; otherwise every discard breaks a meld.
+        if best == 0 and mask.bit_count() % 3 == 0 and deadwood(mask) == 0:
+            return min(deadwood(mask & ~(1 << i)) for i in range(64) if mask >> i & 1)
+        return best
+
+    def least_discard(
+        a: int, b: int, c: int, d: int, contested: int, can_run: Lanes, best: int
+    ) -> int:
+        """best_discard_deadwood over every set choice among two or more contested ranks."""
+        quads = a & b & c & d & contested
+        if quads & (quads - 1):
+            for m in every_choice((a, b, c, d), contested, can_run):
+                w, x, y, z = m & 0x1FFF, m >> 16 & 0x1FFF, m >> 32 & 0x1FFF, m >> 48
+                total = table[w] + table[x] + table[y] + table[z]
+                total -= max(gain[w], gain[x], gain[y], gain[z])
+                if total < best:
+                    best = total
+            return best
+        subset = contested
+        while subset:
+            keep = ~subset
+            w, x, y, z = a & keep, b & keep, c & keep, d & keep
+            total = table[w] + table[x] + table[y] + table[z]
+            gw, gx, gy, gz = gain[w], gain[x], gain[y], gain[z]
+            if total - max(gw, gx, gy, gz) < best:
+                best = total - max(gw, gx, gy, gz)
+            taken = subset & quads
+            if taken:
+                # One set of four taken: spare each card that can run in turn.
+                if can_run[0] & taken:
+                    spared = total - table[w] + table[w | taken]
+                    best = min(best, spared - max(gain[w | taken], gx, gy, gz))
+                if can_run[1] & taken:
+                    spared = total - table[x] + table[x | taken]
+                    best = min(best, spared - max(gw, gain[x | taken], gy, gz))
+                if can_run[2] & taken:
+                    spared = total - table[y] + table[y | taken]
+                    best = min(best, spared - max(gw, gx, gain[y | taken], gz))
+                if can_run[3] & taken:
+                    spared = total - table[z] + table[z | taken]
+                    best = min(best, spared - max(gw, gx, gy, gain[z | taken]))
+            subset = (subset - 1) & contested
+        return best
+
+    return MeldScorer(rule, deadwood, best_discard_deadwood)
+
+
+_CLASSIC: Final = scorer(CLASSIC_ACES)
+
+
+def deadwood_of_mask(mask: int, rule: AceRule | None = None) -> int:
+    """Least deadwood of the hand in ``mask``, counting every card."""
+    if rule is None or rule is CLASSIC_ACES:
+        return _CLASSIC.deadwood(mask)
+    return scorer(rule).deadwood(mask)
+
+
+def best_discard_deadwood_of_mask(mask: int, rule: AceRule | None = None) -> int:
+    """Least deadwood left after discarding one card of the hand in ``mask``."""
+    if rule is None or rule is CLASSIC_ACES:
+        return _CLASSIC.best_discard_deadwood(mask)
+    return scorer(rule).best_discard_deadwood(mask)
