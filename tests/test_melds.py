@@ -17,6 +17,7 @@ from ginrules.melds import (
     best_melds,
     deadwood,
     deadwood_of_mask,
+    scorer,
 )
 from tests import brute_force
 
@@ -288,3 +289,30 @@ def test_dense_contested_hands_match_brute_force(hand: str, rule: AceRule) -> No
     assert deadwood_of_mask(mask, rule) == brute_force.min_deadwood(cards, mode, rule.value)
     expected = brute_force.best_after_discard(cards, mode, rule.value)
     assert best_discard_deadwood_of_mask(mask, rule) == expected
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(hands(10), contested_hands(10), hands(11), contested_hands(11)),
+    ace_rules,
+    st.integers(-1, 15),
+    st.data(),
+)
+def test_the_bots_shortcuts_agree_with_the_solver(
+    hand: list[Card], rule: AceRule, limit: int, data: st.DataObject
+) -> None:
+    """draw_outlook and discard_outcomes share work between cards; each card's
+    answer must still be exactly the solver's."""
+    fast = scorer(rule)
+    mask = cards_to_mask(hand)
+    assert fast.discard_outcomes(mask) == {
+        card.bit: fast.deadwood(mask ^ card.bit) for card in hand
+    }
+    others = [card for card in DECK if not mask & card.bit]
+    draws = data.draw(st.lists(st.sampled_from(others), unique=True, max_size=len(others)))
+    after = [fast.best_discard_deadwood(mask | card.bit) for card in draws]
+    drawn = cards_to_mask(draws)
+    assert fast.draw_outlook(mask, drawn, limit) == (
+        sum(after),
+        sum(1 for left in after if left <= limit),
+    )

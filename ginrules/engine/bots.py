@@ -14,10 +14,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol
 
-from ginrules.cards import DECK, Card, mask_to_cards
+from ginrules.cards import DECK, Card
 from ginrules.engine.actions import BIG_GIN, DEFEND_BEST, DRAW_STOCK, PASS, TAKE, Act, Action
 from ginrules.engine.hand import Observation, Phase
 from ginrules.melds import AceRule, scorer
+from ginrules.melds.lanes import neighbours
 
 
 def declared_gin(legal: Sequence[Action]) -> Action | None:
@@ -63,6 +64,8 @@ class _MeldBot:
         self.ace = ace
         self.deadwood: Callable[[int], int] = rule.deadwood
         self.best_discard: Callable[[int], int] = rule.best_discard_deadwood
+        self.draw_outlook = rule.draw_outlook
+        self.discard_outcomes = rule.discard_outcomes
 
     def choose(
         self, observation: Observation | None, legal: Sequence[Action], rng: random.Random
@@ -81,17 +84,19 @@ class _MeldBot:
             return BIG_GIN
         return self.turn_end(observation, legal)
 
-    def gain_from(self, observation: Observation, card: Card) -> int:
-        """How much taking ``card`` lowers the deadwood (it may not be discarded again)."""
-        mask = observation.hand
-        now = self.deadwood(mask)
-        with_card = mask | card.bit
-        deadwood = self.deadwood
-        after = min(deadwood(with_card ^ c.bit) for c in mask_to_cards(mask))
-        return now - after
+    def after_taking(self, hand: int, card: Card) -> int | None:
+        """The least deadwood after taking ``card`` and discarding another card
+        (a taken card may not go straight back), or None when taking it would
+        not lower the deadwood at all.
+
+        One best-discard search answers it: the best discard of the hand with
+        the card either is the card itself (no gain: None) or is another card.
+        """
+        after = self.best_discard(hand | card.bit)
+        return after if after < self.deadwood(hand) else None
 
     def wants(self, observation: Observation, card: Card) -> bool:
-        return self.gain_from(observation, card) > 0
+        return self.after_taking(observation.hand, card) is not None
 
     def turn_end(self, observation: Observation, legal: Sequence[Action]) -> Action:
         raise NotImplementedError
@@ -104,14 +109,13 @@ class GreedyBot(_MeldBot):
     name = "greedy"
 
     def turn_end(self, observation: Observation, legal: Sequence[Action]) -> Action:
-        mask = observation.hand
-        deadwood = self.deadwood
+        left = self.discard_outcomes(observation.hand)
         value = self.ace.card_value
 
         def key(action: Action) -> tuple[int, int, int]:
             card = action.card
             assert card is not None
-            return (deadwood(mask ^ card.bit), -value(card), -card.index)
+            return (left[card.bit], -value(card), -card.index)
 
         gin = declared_gin(legal)
         if gin is not None:
@@ -143,42 +147,39 @@ class StrongBot(_MeldBot):
     #: How many of the lowest-deadwood discards get the one-draw look-ahead.
     candidates = 4
 
-    def unseen(self, observation: Observation) -> list[Card]:
+    def unseen(self, observation: Observation) -> int:
+        """The cards (a mask) the next stock draw may bring."""
         seen = observation.hand | observation.opponent_known | observation.opponent_discarded
         for card in observation.pile:
             seen |= card.bit
-        return mask_to_cards(~seen & _ALL_CARDS)
+        return ~seen & _ALL_CARDS
 
-    def expected_after_draw(self, hand: int, unseen: Sequence[Card], limit: int = -1) -> float:
-        """Mean deadwood after drawing one unseen card and discarding at best.
+    def expected_after_draw(self, hand: int, unseen: int, limit: int = -1) -> float:
+        """Mean deadwood after drawing one of the ``unseen`` cards and discarding at best.
 
         Less a bonus for the chance of reaching ``limit`` (the knock limit)
         on that draw, worth more the lower the limit: under straight gin the
         hand that can go out beats the hand with the least deadwood.
         """
         now = self.deadwood(hand)
-        if not unseen:
+        count = unseen.bit_count()
+        if not count:
             return float(now)
-        best_discard = self.best_discard
-        total = 0
-        reach = 0
-        for card in unseen:
-            # A card with no rank or suit neighbour in the hand cannot help.
-            after = best_discard(hand | card.bit) if hand & _NEAR[card.index] else now
-            if after > now:
-                after = now
-            total += after
-            if after <= limit:
-                reach += 1
+        # A card with no rank or suit neighbour in the hand is counted as no help
+        # (the deadwood stays ``now``); the others are scored together.
+        helpful = unseen & _helped_by(hand)
+        total, reach = self.draw_outlook(hand, helpful, limit)
+        others = count - helpful.bit_count()
+        total += now * others
+        if now <= limit:
+            reach += others
         weight = 20 / (1 + limit) if limit >= 0 else 0
-        return (total - weight * reach) / len(unseen)
+        return (total - weight * reach) / count
 
     def wants(self, observation: Observation, card: Card) -> bool:
         mask = observation.hand
-        deadwood = self.deadwood
-        with_card = mask | card.bit
-        after_take = min(deadwood(with_card ^ c.bit) for c in mask_to_cards(mask))
-        if after_take >= deadwood(mask):
+        after_take = self.after_taking(mask, card)
+        if after_take is None:
             return False
         return after_take < self.expected_after_draw(mask, self.unseen(observation)) - 1
 
@@ -187,11 +188,11 @@ class StrongBot(_MeldBot):
         if gin is not None:
             return gin
         mask = observation.hand
-        deadwood = self.deadwood
+        outcome = self.discard_outcomes(mask)
         knocks = [a for a in legal if a.kind is Act.KNOCK]
         if knocks:
-            best = min(knocks, key=lambda a: deadwood(mask ^ a.card.bit))  # type: ignore[union-attr]
-            left = deadwood(mask ^ best.card.bit)  # type: ignore[union-attr]
+            best = min(knocks, key=lambda a: outcome[a.card.bit])  # type: ignore[union-attr]
+            left = outcome[best.card.bit]  # type: ignore[union-attr]
             if (
                 left == 0
                 or self.should_knock(observation, left)
@@ -199,7 +200,7 @@ class StrongBot(_MeldBot):
             ):
                 return best
         ranked = sorted(
-            (deadwood(mask ^ card.bit) + _danger(card, observation), -card.index, action)
+            (outcome[card.bit] + _danger(card, observation), -card.index, action)
             for action in legal
             if action.kind is Act.DISCARD and (card := action.card) is not None
         )
@@ -240,11 +241,21 @@ _LOW1: Final = tuple(_bit(c.rank - 1, c.suit) for c in DECK)
 _LOW2: Final = tuple(_bit(c.rank - 2, c.suit) for c in DECK)
 _HIGH1: Final = tuple(_bit(c.rank + 1, c.suit) for c in DECK)
 _HIGH2: Final = tuple(_bit(c.rank + 2, c.suit) for c in DECK)
-#: Cards that could meld with each card: its rank, and its suit within two ranks (with
-#: the king and ace as neighbours, for the tables that play the ace high).
-_NEAR: Final = tuple(
-    _RANK[c.index] | sum(_bit((c.rank + d) % 13, c.suit) for d in (-2, -1, 1, 2)) for c in DECK
-)
+_SUIT_NEAR: Final = neighbours()
+_EVERY_SUIT: Final = 1 | 1 << 16 | 1 << 32 | 1 << 48
+
+
+def _helped_by(hand: int) -> int:
+    """The cards that could meld with some card of ``hand``: its ranks in every
+    suit, and each suit within two ranks of its cards (the king and ace count as
+    neighbours, for the tables that play the ace high)."""
+    a = hand & 0x1FFF
+    b = hand >> 16 & 0x1FFF
+    c = hand >> 32 & 0x1FFF
+    d = hand >> 48 & 0x1FFF
+    near = _SUIT_NEAR
+    ranks = (a | b | c | d) * _EVERY_SUIT
+    return ranks | near[a] | near[b] << 16 | near[c] << 32 | near[d] << 48
 
 
 def _danger(card: Card, observation: Observation) -> int:

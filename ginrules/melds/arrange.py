@@ -82,13 +82,16 @@ def _sets_of(removed: int) -> list[Meld]:
     return melds
 
 
-def _arrangements(mask: int, rule: AceRule) -> Iterator[Arrangement]:
-    """Every arrangement the search considers, in its fixed order."""
+def _arrangements(mask: int, rule: AceRule, least: int) -> Iterator[Arrangement]:
+    """Every arrangement with ``least`` deadwood the search considers, in its
+    fixed order (the others are skipped before any meld is built)."""
     tables = lane_tables(rule)
     for removed in _set_removals(mask):
         rest = mask & ~removed
         lanes = lanes_of(rest)
         for combo in itertools.product(*(tables.options[lane] for lane in lanes)):
+            if sum(o.deadwood for o in combo) != least:
+                continue
             melds = _sets_of(removed)
             unmatched_mask = rest
             for suit, option in enumerate(combo):
@@ -111,11 +114,7 @@ def best_arrangements(mask: int, rule: AceRule = CLASSIC_ACES) -> list[Arrangeme
     """Every distinct least-deadwood arrangement of a hand, in a fixed order."""
     best: list[Arrangement] = []
     seen: set[tuple[tuple[Card, ...], ...]] = set()
-    for arrangement in _arrangements(mask, rule):
-        if best and arrangement.deadwood > best[0].deadwood:
-            continue
-        if best and arrangement.deadwood < best[0].deadwood:
-            best, seen = [], set()
+    for arrangement in _arrangements(mask, rule, deadwood_of_mask(mask, rule)):
         key = tuple(sorted(meld.cards for meld in arrangement.melds))
         if key not in seen:
             seen.add(key)

@@ -132,3 +132,23 @@ def every_choice(lanes: Lanes, contested: int, can_run: Lanes) -> list[int]:
 NO_RUNS: Final = (0, 0, 0, 0)
 #: A rank's bit in every lane.
 EVERY_SUIT: Final = 1 | 1 << LANE_BITS | 1 << 2 * LANE_BITS | 1 << 3 * LANE_BITS
+
+
+@functools.cache
+def neighbours() -> tuple[int, ...]:
+    """Per lane: the ranks with a card of the lane within two of them, counting
+    round the corner (king next to ace), so under any ace rule a card outside
+    this mask could not run even with one more card of its suit."""
+    table = []
+    for lane in range(1 << 13):
+        near = 0
+        for step in (1, 2, 11, 12):  # up one or two, down one or two (mod 13)
+            near |= (lane << step | lane >> (13 - step)) & LANE_MASK
+        table.append(near)
+    return tuple(table)
+
+
+@functools.cache
+def lane_bits() -> tuple[tuple[int, ...], ...]:
+    """Per lane: its cards as one-bit masks, lowest first."""
+    return tuple(tuple(1 << r for r in range(13) if lane >> r & 1) for lane in range(1 << 13))

@@ -7,7 +7,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from ginrules.melds.lanes import NO_RUNS, Lanes, every_choice, lane_tables
+from ginrules.melds.lanes import (
+    EVERY_SUIT,
+    NO_RUNS,
+    Lanes,
+    every_choice,
+    lane_bits,
+    lane_tables,
+    lanes_of,
+    neighbours,
+)
 from ginrules.melds.model import CLASSIC_ACES, AceRule
 
 # --- deadwood on masks (the hot path) --------------------------------------
@@ -29,6 +38,12 @@ class MeldScorer:
     deadwood: Callable[[int], int]
     #: Least deadwood left after discarding one card of the hand in a mask.
     best_discard_deadwood: Callable[[int], int]
+    #: ``draw_outlook(hand, draws, limit)``: over the cards of the mask ``draws``,
+    #: the sum of best_discard_deadwood(hand | card), and how many of those are
+    #: ``limit`` or less (the look-ahead of a player choosing what to keep).
+    draw_outlook: Callable[[int, int, int], tuple[int, int]]
+    #: For each card of a hand (by its one-bit mask): the least deadwood without it.
+    discard_outcomes: Callable[[int], dict[int, int]]
 
 
 @functools.cache
@@ -192,7 +207,146 @@ def scorer(rule: AceRule) -> MeldScorer:
             subset = (subset - 1) & contested
         return best
 
-    return MeldScorer(rule, deadwood, best_discard_deadwood)
+    near = neighbours()
+    cards_of = lane_bits()
+
+    def draw_outlook(hand: int, draws: int, limit: int) -> tuple[int, int]:
+        # A drawn card of a rank the hand holds at most twice leaves the hand's
+        # sets as they are and changes only its own lane, or (a pair's third
+        # card) adds one set of three, taken or not. So every choice among the
+        # hand's sets is listed once (sets none of whose cards could run even
+        # with one more card are taken whole) with each lane's share, and then
+        # a card costs two lookups per choice. A set's fourth card is solved
+        # on its own.
+        if (hand.bit_count() + 1) % 3 == 0:  # a draw could make a hand all in melds
+            found = [best_discard_deadwood(hand | 1 << i) for i in range(64) if draws >> i & 1]
+            return sum(found), sum(1 for left in found if left <= limit)
+        a = hand & 0x1FFF
+        b = hand >> 16 & 0x1FFF
+        c = hand >> 32 & 0x1FFF
+        d = hand >> 48 & 0x1FFF
+        sets = (a & b & (c | d)) | (c & d & (a | b))
+        pairs = ((a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)) & ~sets
+        total = reach = 0
+        fourth = draws & sets * EVERY_SUIT
+        draws ^= fourth
+        while fourth:
+            card = fourth & -fourth
+            fourth ^= card
+            left = best_discard_deadwood(hand | card)
+            total += left
+            reach += left <= limit
+        choices = [(a, b, c, d)]
+        if sets:
+            open_ = sets & ((a & near[a]) | (b & near[b]) | (c & near[c]) | (d & near[d]))
+            keep = ~(sets ^ open_)
+            kept = (a & keep, b & keep, c & keep, d & keep)
+            could_run = (near[a], near[b], near[c], near[d])
+            choices = [lanes_of(m) for m in every_choice(kept, open_, could_run)]
+        shares = []
+        for w, x, y, z in choices:
+            tw, tx, ty, tz = table[w], table[x], table[y], table[z]
+            gw, gx, gy, gz = gain[w], gain[x], gain[y], gain[z]
+            whole = tw + tx + ty + tz
+            shares.append(
+                (
+                    (w, x, y, z),
+                    (whole - tw, whole - tx, whole - ty, whole - tz),
+                    (max(gx, gy, gz), max(gw, gy, gz), max(gw, gx, gz), max(gw, gx, gy)),
+                )
+            )
+        # A pair's third card, its set taken: the same whichever suit it is.
+        taken: dict[int, int] = {}
+        for bit in cards_of[pairs]:
+            if draws & bit * EVERY_SUIT:
+                best = 1 << 30
+                for w, x, y, z in choices:
+                    w, x, y, z = w & ~bit, x & ~bit, y & ~bit, z & ~bit
+                    left = table[w] + table[x] + table[y] + table[z]
+                    left -= max(gain[w], gain[x], gain[y], gain[z])
+                    if left < best:
+                        best = left
+                taken[bit] = best
+        single = shares[0] if len(shares) == 1 else None
+        for suit in range(4):
+            drawn = draws >> 16 * suit & 0x1FFF
+            if not drawn:
+                continue
+            if single is not None:
+                # One choice of sets: two lookups per card.
+                lane, rest, top = single[0][suit], single[1][suit], single[2][suit]
+                for bit in cards_of[drawn]:
+                    grown = lane | bit
+                    saving = gain[grown]
+                    left = rest + table[grown] - (saving if saving > top else top)
+                    if bit & pairs and taken[bit] < left:
+                        left = taken[bit]
+                    total += left
+                    reach += left <= limit
+                continue
+            for bit in cards_of[drawn]:
+                best = 1 << 30
+                for lanes, rests, most in shares:
+                    grown = lanes[suit] | bit
+                    left = rests[suit] + table[grown] - max(most[suit], gain[grown])
+                    if left < best:
+                        best = left
+                if bit & pairs and taken[bit] < best:
+                    best = taken[bit]
+                total += best
+                reach += best <= limit
+        return total, reach
+
+    def discard_outcomes(hand: int) -> dict[int, int]:
+        # Discarding a card of a rank held at most twice leaves the hand's set
+        # ranks as they are and changes only its own lane: every choice among
+        # the hand's sets is listed once, with each lane's share. Cards of set
+        # ranks are solved one by one.
+        a = hand & 0x1FFF
+        b = hand >> 16 & 0x1FFF
+        c = hand >> 32 & 0x1FFF
+        d = hand >> 48 & 0x1FFF
+        sets = (a & b & (c | d)) | (c & d & (a | b))
+        found: dict[int, int] = {}
+        choices = [(a, b, c, d)]
+        if sets:
+            solo = hand & sets * EVERY_SUIT
+            while solo:
+                card = solo & -solo
+                solo ^= card
+                found[card] = deadwood(hand ^ card)
+            can_run = (runnable[a], runnable[b], runnable[c], runnable[d])
+            contested = sets & (can_run[0] | can_run[1] | can_run[2] | can_run[3])
+            keep = ~(sets ^ contested)
+            kept = (a & keep, b & keep, c & keep, d & keep)
+            if contested:
+                choices = [lanes_of(m) for m in every_choice(kept, contested, can_run)]
+            else:
+                choices = [kept]
+        for suit, lane in enumerate((a, b, c, d)):
+            cards = lane & ~sets
+            if not cards:
+                continue
+            shift = 16 * suit
+            if len(choices) == 1:
+                lanes = choices[0]
+                own = lanes[suit]
+                rest = table[lanes[0]] + table[lanes[1]] + table[lanes[2]] + table[lanes[3]]
+                rest -= table[own]
+                for bit in cards_of[cards]:
+                    found[bit << shift] = rest + table[own ^ bit]
+                continue
+            for bit in cards_of[cards]:
+                best = 1 << 30
+                for lanes in choices:
+                    left = table[lanes[0]] + table[lanes[1]] + table[lanes[2]] + table[lanes[3]]
+                    left += table[lanes[suit] ^ bit] - table[lanes[suit]]
+                    if left < best:
+                        best = left
+                found[bit << shift] = best
+        return found
+
+    return MeldScorer(rule, deadwood, best_discard_deadwood, draw_outlook, discard_outcomes)
 
 
 _CLASSIC: Final = scorer(CLASSIC_ACES)
