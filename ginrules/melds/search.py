@@ -288,7 +288,9 @@ def scorer(rule: AceRule) -> MeldScorer:
                 best = 1 << 30
                 for lanes, rests, most in shares:
                     grown = lanes[suit] | bit
-                    left = rests[suit] + table[grown] - max(most[suit], gain[grown])
+                    saving = gain[grown]
+                    top = most[suit]
+                    left = rests[suit] + table[grown] - (saving if saving > top else top)
                     if left < best:
                         best = left
                 if bit & pairs and taken[bit] < best:
