@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from ginrules.melds.lanes import (
     EVERY_SUIT,
@@ -29,15 +29,21 @@ from ginrules.melds.model import CLASSIC_ACES, AceRule
 # ranks, most hands none or one.
 
 
+class MaskScore(Protocol):
+    """A number for the hand in a mask, under this scorer's ace rule or another."""
+
+    def __call__(self, mask: int, other: AceRule | None = None, /) -> int: ...
+
+
 @dataclass(frozen=True)
 class MeldScorer:
     """Fast deadwood functions on masks, for one ace rule (see :func:`scorer`)."""
 
     rule: AceRule
     #: Least deadwood of the hand in a mask, counting every card.
-    deadwood: Callable[[int], int]
+    deadwood: MaskScore
     #: Least deadwood left after discarding one card of the hand in a mask.
-    best_discard_deadwood: Callable[[int], int]
+    best_discard_deadwood: MaskScore
     #: ``draw_outlook(hand, draws, limit)``: over the cards of the mask ``draws``,
     #: the sum of best_discard_deadwood(hand | card), and how many of those are
     #: ``limit`` or less (the look-ahead of a player choosing what to keep).
@@ -54,7 +60,11 @@ def scorer(rule: AceRule) -> MeldScorer:
     gain = tables.gain
     runnable = tables.runnable
 
-    def deadwood(mask: int) -> int:
+    def deadwood(mask: int, other: AceRule | None = None) -> int:
+        """Least deadwood of the hand in ``mask``, counting every card (under
+        the ``other`` ace rule when one is given)."""
+        if other is not None and other is not rule and other != rule:
+            return scorer(other).deadwood(mask)
         a = mask & 0x1FFF
         b = mask >> 16 & 0x1FFF
         c = mask >> 32 & 0x1FFF
@@ -94,6 +104,20 @@ def scorer(rule: AceRule) -> MeldScorer:
         (``can_run``: the cards of each lane that can run, or more)."""
         quads = a & b & c & d & contested
         best = 1 << 30
+        beyond_one = quads & (quads - 1)
+        if beyond_one and not beyond_one & (beyond_one - 1):
+            # Two sets of four: for each choice among the other contested ranks,
+            # sixteen lookups price every way to take, spare or keep both.
+            first = quads & -quads
+            second = quads ^ first
+            others = contested ^ quads
+            subset = others
+            while True:
+                keep = ~subset
+                best = min(best, two_fours(a & keep, b & keep, c & keep, d & keep, first, second))
+                if not subset:
+                    return best
+                subset = (subset - 1) & others
         if quads & (quads - 1):
             for m in every_choice((a, b, c, d), contested, can_run):
                 total = table[m & 0x1FFF] + table[m >> 16 & 0x1FFF]
@@ -123,7 +147,46 @@ def scorer(rule: AceRule) -> MeldScorer:
                 return best
             subset = (subset - 1) & contested
 
-    def best_discard_deadwood(mask: int) -> int:
+    def two_fours(a: int, b: int, c: int, d: int, first: int, second: int) -> int:
+        """Least deadwood of lanes holding two ranks four times each, over
+        every way to take each as a set of four, take three of it (sparing one
+        card in any lane) or leave it out."""
+        both = ~(first | second)
+        only_first = ~second
+        only_second = ~first
+        # Per lane: neither rank kept (n), the first only (f), the second only (s), both.
+        an, af, as_, ab = table[a & both], table[a & only_first], table[a & only_second], table[a]
+        bn, bf, bs, bb = table[b & both], table[b & only_first], table[b & only_second], table[b]
+        cn, cf, cs, cb = table[c & both], table[c & only_first], table[c & only_second], table[c]
+        dn, df, ds, db = table[d & both], table[d & only_first], table[d & only_second], table[d]
+        none = an + bn + cn + dn
+        firsts = af + bf + cf + df
+        seconds = as_ + bs + cs + ds
+        # Sparing one card of the first (f1..), of the second (s1..), or of both
+        # in one lane, the other taken; or one of each in two different lanes.
+        f1, f2, f3, f4 = af - an, bf - bn, cf - cn, df - dn
+        s1, s2, s3, s4 = as_ - an, bs - bn, cs - cn, ds - dn
+        spared = min(
+            f1, f2, f3, f4, s1, s2, s3, s4, ab - an, bb - bn, cb - cn, db - dn,
+            f1 + s2, f1 + s3, f1 + s4, f2 + s1, f2 + s3, f2 + s4,
+            f3 + s1, f3 + s2, f3 + s4, f4 + s1, f4 + s2, f4 + s3,
+        )  # fmt: skip
+        return min(
+            none,
+            firsts,
+            seconds,
+            ab + bb + cb + db,
+            none + spared,
+            # One kept whole, one card of the other spared.
+            firsts + min(ab - af, bb - bf, cb - cf, db - df),
+            seconds + min(ab - as_, bb - bs, cb - cs, db - ds),
+        )
+
+    def best_discard_deadwood(mask: int, other: AceRule | None = None) -> int:
+        """Least deadwood left after discarding one card of the hand in
+        ``mask`` (under the ``other`` ace rule when one is given)."""
+        if other is not None and other is not rule and other != rule:
+            return scorer(other).best_discard_deadwood(mask)
         # Discarding the card that saves the most leaves an arrangement's
         # deadwood less that saving, and no discard does better: the answer is
         # the least (deadwood - the largest saving of one lane) over arrangements.
@@ -354,15 +417,10 @@ def scorer(rule: AceRule) -> MeldScorer:
 _CLASSIC: Final = scorer(CLASSIC_ACES)
 
 
-def deadwood_of_mask(mask: int, rule: AceRule | None = None) -> int:
-    """Least deadwood of the hand in ``mask``, counting every card."""
-    if rule is None or rule is CLASSIC_ACES:
-        return _CLASSIC.deadwood(mask)
-    return scorer(rule).deadwood(mask)
-
-
-def best_discard_deadwood_of_mask(mask: int, rule: AceRule | None = None) -> int:
-    """Least deadwood left after discarding one card of the hand in ``mask``."""
-    if rule is None or rule is CLASSIC_ACES:
-        return _CLASSIC.best_discard_deadwood(mask)
-    return scorer(rule).best_discard_deadwood(mask)
+#: ``deadwood_of_mask(mask, rule=None)``: least deadwood of the hand in
+#: ``mask``, counting every card; the classic ace rule unless ``rule`` is given.
+#: (The classic scorer's own function: no call in between on the hot path.)
+deadwood_of_mask: Final = _CLASSIC.deadwood
+#: ``best_discard_deadwood_of_mask(mask, rule=None)``: least deadwood left after
+#: discarding one card of the hand in ``mask``.
+best_discard_deadwood_of_mask: Final = _CLASSIC.best_discard_deadwood
