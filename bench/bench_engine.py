@@ -28,7 +28,11 @@ its actions per hand and how its hands end.
 
 Part 2, ginrules only: the seconds ``--games`` whole games (default 10,000) of
 the strong bot against the greedy bot take under ``classic``, seeds 0, 1, ...,
-the bots changing seats every game, with the strong bot's win rate.
+the bots changing seats every game, with the strong bot's win rate. They are
+played through ``ginrules.simulate(..., jobs=N)`` for each N of ``--jobs`` (default
+``1,2``; N worker processes, 1: this one), after a few untimed games. The results must
+be identical; reported: each N's seconds, games/s and speed-up over ``--jobs 1``, and
+the target (``--jobs 2`` at least 1.8x faster than ``--jobs 1`` on two cores).
 
 Exit status: 0; 3 instead with ``--fail-on-target`` when ginrules plays fewer
 than 10x open_spiel's hands per second.
@@ -51,10 +55,11 @@ from typing import Any, Final
 
 from benchlib import format_table, versions
 
-from ginrules.engine.bots import RandomBot, make_bot
+from ginrules.engine.bots import RandomBot
 from ginrules.engine.hand import Hand
-from ginrules.engine.match import new_match
+from ginrules.engine.parallel import MAX_JOBS, usable_cores
 from ginrules.engine.play import play_hand
+from ginrules.engine.simulate import Simulation, SimulationInterrupted, simulate
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.load import load_ruleset
 
@@ -66,6 +71,10 @@ TARGET: Final = 10.0
 #: open_spiel's gin_rummy action ids: 0-51 cards, 52 draw upcard, 53 draw stock, 54 pass, 55 knock.
 OPEN_SPIEL_KNOCK: Final = 55
 BOTS: Final = ("strong", "greedy")
+#: The issue's target: ``--jobs 2`` plays the games at least this many times faster than 1.
+JOBS_TARGET: Final = 1.8
+#: Untimed strong-against-greedy games before part 2 (from another seed).
+GAMES_WARMUP: Final = 20
 
 #: Plays the next hand of a seeded sequence: (actions the players took, how it ended).
 HandPlayer = Callable[[], tuple[int, str]]
@@ -241,58 +250,105 @@ def measure_hands(library: str, args: argparse.Namespace) -> HandsResult:
 
 
 @dataclass
-class GamesResult:
-    requested: int
-    seed: int
-    games: int = 0
-    seconds: float = 0.0
-    hands: int = 0
-    strong_wins: int = 0
-    ends: Counter[str] = field(default_factory=Counter)
+class GamesRun:
+    """The games played with one job count: how long, and what happened in them."""
+
+    jobs: int
+    seconds: float
+    run: Simulation
+    capped: bool
 
     @property
-    def capped(self) -> bool:
-        return self.games < self.requested
-
-    @property
-    def strong_win_rate(self) -> float:
-        return self.strong_wins / self.games if self.games else 0.0
+    def games(self) -> int:
+        return self.run.matches
 
     @property
     def games_per_s(self) -> float:
         return self.games / self.seconds if self.seconds else 0.0
 
+    @property
+    def hands_per_s(self) -> float:
+        return self.run.hands / self.seconds if self.seconds else 0.0
 
-def play_games(args: argparse.Namespace) -> GamesResult:
-    """Strong against greedy under classic: seeds ``seed``, ``seed + 1``, ...; seats swap."""
-    config = classic_config()
-    players = [make_bot(name, config.ace) for name in BOTS]
-    result = GamesResult(args.games, args.games_seed)
-    ends = result.ends
 
-    def count_hand(hand: Hand) -> None:
-        ends[hand.score().end.value] += 1
+@dataclass
+class GamesResult:
+    requested: int
+    seed: int
+    cores: int
+    runs: list[GamesRun] = field(default_factory=list)
 
-    step = max(1, args.games // 10)
+    @property
+    def first(self) -> GamesRun:
+        return self.runs[0]
+
+    @property
+    def identical(self) -> bool | None:
+        """True when every job count played the same games to the same result; None when
+        there is nothing to compare (one job count, or runs cut short at different games)."""
+        same = [r for r in self.runs[1:] if r.games == self.first.games]
+        if not same or len(same) < len(self.runs) - 1:
+            return None
+        return all(r.run == self.first.run for r in same)
+
+    def speedup(self, run: GamesRun) -> float | None:
+        """How many times faster than ``--jobs 1`` (None without a ``--jobs 1`` run)."""
+        base = next((r for r in self.runs if r.jobs == 1), None)
+        if base is None or run.games != base.games or not run.seconds:
+            return None
+        return base.seconds / run.seconds
+
+    def jobs_target(self) -> float | None:
+        return next((self.speedup(r) for r in self.runs if r.jobs == 2), None)
+
+    @property
+    def strong_win_rate(self) -> float:
+        return self.first.run.wins[0] / self.first.run.games if self.first.run.games else 0.0
+
+
+def time_games(config: EngineConfig, games: int, seed: int, jobs: int, cap: float) -> GamesRun:
+    """Plays ``games`` strong-against-greedy games in ``jobs`` processes; stops (with the
+    games finished from the first on) after ``cap`` seconds."""
+    step = max(1, games // 10)
+    out_of_time = False
     gc.collect()
     began = time.perf_counter()
-    deadline = began + args.games_max_seconds
-    for number in range(args.games):
-        match = new_match(config, args.games_seed + number)
-        swap = number % 2  # which bot sits in table seat 0
-        seating = [players[(seat + swap) % 2] for seat in range(match.players)]
-        for game in match.play(seating, on_hand=count_hand):
-            result.strong_wins += (game.winner + swap) % 2 == 0
-        result.games += 1
+    deadline = began + cap
+
+    def progress(done: int) -> None:
+        nonlocal out_of_time
         now = time.perf_counter()
-        if result.games % step == 0:
+        if done % step == 0:
             print(
-                f"games: {result.games:,} of {args.games:,}, {now - began:.1f} s", file=sys.stderr
+                f"games, --jobs {jobs}: {done:,} of {games:,}, {now - began:.1f} s",
+                file=sys.stderr,
             )
-        if now >= deadline:
-            break
-    result.seconds = time.perf_counter() - began
-    result.hands = ends.total()
+        if now >= deadline and done < games:
+            out_of_time = True
+            raise KeyboardInterrupt  # simulate() stops and hands back the games finished
+
+    try:
+        run = simulate(config, games, seed, BOTS, progress, jobs=jobs)
+    except SimulationInterrupted as stop:
+        if not out_of_time:
+            raise
+        run = stop.results[0]
+    seconds = time.perf_counter() - began
+    return GamesRun(jobs, seconds, run, capped=run.matches < games)
+
+
+def play_games(args: argparse.Namespace) -> GamesResult:
+    """Strong against greedy under classic: seeds ``seed``, ``seed + 1``, ...; seats swap;
+    once per job count. A run cut short by the cap sets how many games the next ones play,
+    so every job count plays the same games."""
+    config = classic_config()
+    simulate(config, GAMES_WARMUP, args.games_seed + 1_000_003, BOTS)  # untimed
+    result = GamesResult(args.games, args.games_seed, usable_cores())
+    games = args.games
+    for jobs in args.jobs:
+        run = time_games(config, games, args.games_seed, jobs, args.games_max_seconds)
+        result.runs.append(run)
+        games = min(games, run.games)
     return result
 
 
@@ -366,31 +422,93 @@ def report_text(
             f" {ratio(hands, 'open_spiel'):.2f}x: {'met' if met else 'NOT MET'}",
         ]
     if games is not None:
-        last = games.seed + games.games - 1
-        out += [
-            "",
-            f"{BOTS[0]} against {BOTS[1]}, {RULESET} rules, one process: {games.games:,} games"
-            f" (seeds {games.seed}..{last}, the bots change seats every game)",
-        ]
-        if games.capped:
+        out += ["", *games_text(games)]
+    return "\n".join(out)
+
+
+def games_text(games: GamesResult) -> list[str]:
+    count = games.first.games
+    out = [
+        f"{BOTS[0]} against {BOTS[1]}, {RULESET} rules: {count:,} games (seeds {games.seed}.."
+        f"{games.seed + count - 1}, the bots change seats every game), --jobs"
+        f" {', '.join(str(r.jobs) for r in games.runs)} on {games.cores} usable cores"
+    ]
+    for run in games.runs:
+        if run.capped:
             out.append(
-                f"NOTE: stopped by --games-max-seconds after {games.games:,} of"
-                f" {games.requested:,} games; {games.requested:,} would take about"
-                f" {games.requested / games.games_per_s:.0f} s"
+                f"NOTE: --jobs {run.jobs} stopped by --games-max-seconds after {run.games:,}"
+                f" of {games.requested:,} games; {games.requested:,} would take about"
+                f" {games.requested / run.games_per_s:.0f} s"
             )
-        rows = [["games", "seconds", "games/s", "hands", "hands/s", f"{BOTS[0]} wins"]]
+    rows = [["jobs", "games", "seconds", "games/s", "hands", "hands/s", "faster than --jobs 1"]]
+    for run in games.runs:
+        speedup = games.speedup(run)
         rows.append(
             [
-                f"{games.games:,}",
-                f"{games.seconds:.1f}",
-                f"{games.games_per_s:.1f}",
-                f"{games.hands:,}",
-                f"{games.hands / games.seconds:,.0f}",
-                f"{games.strong_win_rate:.1%}",
+                str(run.jobs),
+                f"{run.games:,}",
+                f"{run.seconds:.1f}",
+                f"{run.games_per_s:.1f}",
+                f"{run.run.hands:,}",
+                f"{run.hands_per_s:,.0f}",
+                "" if speedup is None or run.jobs == 1 else f"{speedup:.2f}x",
             ]
         )
-        out += [format_table(rows), f"how the hands ended: {shares(games.ends)}"]
-    return "\n".join(out)
+    out.append(format_table(rows))
+    identical = games.identical
+    if identical is not None:
+        out.append(
+            "results: identical for every job count"
+            if identical
+            else "results: DIFFERENT between job counts (a bug: they must be identical)"
+        )
+    ends = shares(games.first.run.endings)
+    out.append(f"{BOTS[0]} wins {games.strong_win_rate:.1%}; hands ended: {ends}")
+    measured = games.jobs_target()
+    if measured is not None:
+        met = "met" if measured >= JOBS_TARGET else "NOT MET"
+        out.append(f"target: --jobs 2 >= {JOBS_TARGET:g}x --jobs 1: got {measured:.2f}x: {met}")
+    return out
+
+
+def games_json(games: GamesResult) -> dict[str, Any]:
+    first = games.first
+    data: dict[str, Any] = {
+        "bots": list(BOTS),
+        "requested": games.requested,
+        "games": first.games,
+        "seeds": [games.seed, games.seed + first.games - 1],
+        "capped": any(run.capped for run in games.runs),
+        "cores": games.cores,
+        "seconds": first.seconds,
+        "games_per_s": first.games_per_s,
+        "hands": first.run.hands,
+        "hands_per_s": first.hands_per_s,
+        "strong_win_rate": games.strong_win_rate,
+        "ends": dict(games.first.run.endings),
+        "jobs": [
+            {
+                "jobs": run.jobs,
+                "games": run.games,
+                "seconds": run.seconds,
+                "games_per_s": run.games_per_s,
+                "hands_per_s": run.hands_per_s,
+                "speedup": games.speedup(run),
+                "capped": run.capped,
+            }
+            for run in games.runs
+        ],
+        "identical": games.identical,
+    }
+    measured = games.jobs_target()
+    if measured is not None:
+        data["jobs_target"] = {
+            "jobs": 2,
+            "required": JOBS_TARGET,
+            "measured": measured,
+            "met": measured >= JOBS_TARGET,
+        }
+    return data
 
 
 def report_json(
@@ -431,19 +549,7 @@ def report_json(
             "met": met,
         }
     if games is not None:
-        data["games"] = {
-            "bots": list(BOTS),
-            "requested": games.requested,
-            "games": games.games,
-            "seeds": [games.seed, games.seed + games.games - 1],
-            "capped": games.capped,
-            "seconds": games.seconds,
-            "games_per_s": games.games_per_s,
-            "hands": games.hands,
-            "hands_per_s": games.hands / games.seconds,
-            "strong_win_rate": games.strong_win_rate,
-            "ends": dict(games.ends),
-        }
+        data["games"] = games_json(games)
     return json.dumps(data, indent=2)
 
 
@@ -477,6 +583,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="stop the games after this many seconds (default 600)",
     )
     parser.add_argument(
+        "--jobs",
+        default="1,2",
+        help="job counts to play the games with, comma-separated (default 1,2)",
+    )
+    parser.add_argument(
         "--no-peers", action="store_true", help="ginrules only (no open_spiel, no rlcard)"
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -490,6 +601,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--hands, --repeat, --max-seconds and --games-max-seconds must be positive")
     if args.warmup < 0 or args.games < 0:
         parser.error("--warmup and --games must not be negative")
+    try:
+        jobs = [int(word) for word in args.jobs.split(",")]
+    except ValueError:
+        parser.error("--jobs takes whole numbers separated by commas, like 1,2")
+    if not jobs or any(not 1 <= n <= MAX_JOBS for n in jobs):
+        parser.error(f"--jobs: each job count is from 1 to {MAX_JOBS}")
+    args.jobs = list(dict.fromkeys(jobs))
     return args
 
 
