@@ -42,7 +42,7 @@ from ginrules.engine.scorepad import (
 from ginrules.engine.scoring import HandEnd, HandScore, Showdown
 from ginrules.engine.session import GameSession
 from ginrules.engine.settle import SettleError, settle
-from ginrules.engine.simulate import Simulation, simulate
+from ginrules.engine.simulate import Simulation, SimulationInterrupted, simulate
 from ginrules.melds import AceRule, Arrangement, Meld, analyse_discards, best_melds, deadwood
 from ginrules.rules.compile import EngineConfig, compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
@@ -74,6 +74,7 @@ __all__ = [
     "SettleError",
     "Showdown",
     "Simulation",
+    "SimulationInterrupted",
     "__version__",
     "analyse_discards",
     "best_melds",
