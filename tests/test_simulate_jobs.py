@@ -37,6 +37,17 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 INTERRUPTED: Final = re.compile(r"interrupted after (\d+) of (\d+) games")
 
 
+def _children() -> set[int]:
+    """The process ids of this process's living children (reaping those that ended)."""
+    return {child.pid for child in multiprocessing.active_children() if child.pid is not None}
+
+
+@pytest.fixture
+def children_before() -> set[int]:
+    """Children already running before the test (other suites' pools): not ours to count."""
+    return _children()
+
+
 def run(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), out=out, err=err)
@@ -127,7 +138,9 @@ def test_progress_counts_every_game_in_order(jobs: int) -> None:
     assert seen == list(range(1, 16))
 
 
-def test_a_progress_callback_that_raises_keyboardinterrupt_stops_with_the_prefix() -> None:
+def test_a_progress_callback_that_raises_keyboardinterrupt_stops_with_the_prefix(
+    children_before: set[int],
+) -> None:
     classic = config("classic")
 
     def stop_at_six(done: int) -> None:
@@ -141,7 +154,7 @@ def test_a_progress_callback_that_raises_keyboardinterrupt_stops_with_the_prefix
     assert stop.results[0].matches == stop.done
     if stop.done:
         assert stop.results[0] == simulate(classic, stop.done, 1, ("greedy", "strong"))
-    assert not multiprocessing.active_children()
+    assert _children() <= children_before
 
 
 def test_bad_jobs_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
@@ -156,10 +169,32 @@ def test_bad_jobs_are_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
         simulate(config("classic"), 2, 0, jobs=0)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_match_that_cannot_be_played_names_its_ruleset(
-    jobs: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+#: Oklahoma matches that never end: run in a fresh interpreter, which has no other
+#: threads, so its workers are forked and inherit the change (a test process that
+#: has started servers and pools would spawn them, and they would import afresh).
+RUNAWAY: Final = """
+import sys
+from ginrules.cli import main
+from ginrules.engine import simulate as simulate_module
+from ginrules.engine.match import MAX_HANDS, MatchError, MatchProblem
+from tests.engine_helpers import config
+
+oklahoma = config("oklahoma").fingerprint
+play_match = simulate_module._play_match
+
+
+def runaway(result, cfg, *rest):
+    if cfg.fingerprint == oklahoma:
+        raise MatchError(MatchProblem.RUNAWAY, hands=MAX_HANDS)
+    play_match(result, cfg, *rest)
+
+
+simulate_module._play_match = runaway
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_match_that_cannot_be_played_names_its_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:
     oklahoma = config("oklahoma").fingerprint
     play_match = simulate_module._play_match
 
@@ -168,11 +203,23 @@ def test_a_match_that_cannot_be_played_names_its_ruleset(
             raise MatchError(MatchProblem.RUNAWAY, hands=MAX_HANDS)
         play_match(result, cfg, *rest)
 
-    monkeypatch.setattr(simulate_module, "_play_match", runaway)  # forked workers too
-    argv = ("classic", "--compare", "oklahoma", "--games", "3", "--jobs", jobs)
-    code, out, err = run("simulate", *argv)
+    monkeypatch.setattr(simulate_module, "_play_match", runaway)
+    argv = ("classic", "--compare", "oklahoma", "--games", "3")
+    code, out, err = run("simulate", *argv, "--jobs", "1")
     assert code == 1 and out == ""
     assert f"oklahoma: error: no winner after {MAX_HANDS} hands" in err
+    # The same from worker processes.
+    done = subprocess.run(
+        [sys.executable, "-c", RUNAWAY, "simulate", *argv, "--jobs", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1 and done.stdout == "", done.stderr
+    assert f"oklahoma: error: no winner after {MAX_HANDS} hands" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_ctrl_c_before_the_games_begin_is_clean(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,29 +246,33 @@ def _square_unless_five(kind: str) -> Callable[[int], int]:
     return work
 
 
-def test_the_pool_hands_every_number_out_once() -> None:
+def test_the_pool_hands_every_number_out_once(children_before: set[int]) -> None:
     got: dict[int, int] = {}
     parallel.run_numbered(_square_unless_five, "fine", 50, 3, got.__setitem__)
     assert got == {number: number * number for number in range(50)}
-    assert not multiprocessing.active_children()
+    assert _children() <= children_before
 
 
-def test_a_worker_error_is_raised_here_and_a_dead_worker_is_reported() -> None:
+def test_a_worker_error_is_raised_here_and_a_dead_worker_is_reported(
+    children_before: set[int],
+) -> None:
     with pytest.raises(ArithmeticError, match="no 5"):
         parallel.run_numbered(_square_unless_five, "raise", 30, 2, lambda n, r: None)
     with pytest.raises(parallel.WorkerLost) as lost:
         parallel.run_numbered(_square_unless_five, "die", 30, 2, lambda n, r: None)
     assert lost.value.exitcode == 3
-    assert not multiprocessing.active_children()
+    assert _children() <= children_before
 
 
-def test_spawned_workers_give_the_same_result(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_spawned_workers_give_the_same_result(
+    monkeypatch: pytest.MonkeyPatch, children_before: set[int]
+) -> None:
     # What a program running threads gets: workers that import afresh, the setup pickled.
     monkeypatch.setattr(parallel, "start_method", lambda: "spawn")
     classic = config("classic")
     spawned = simulate(classic, 8, 4, ("greedy", "strong"), jobs=2)
     assert spawned == simulate(classic, 8, 4, ("greedy", "strong"))
-    assert not multiprocessing.active_children()
+    assert _children() <= children_before
 
 
 def test_the_cores_and_the_start_method() -> None:
