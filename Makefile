@@ -25,13 +25,16 @@ run: $(STAMP) system-deps
 	$(BIN)/ginrules validate --all
 	$(BIN)/ginrules serve --host $(HOST) --port $(PORT)
 
-## test: set up (and start PostgreSQL for the storage tests), then ruff, mypy, pytest
+## test: set up (and start PostgreSQL for the storage tests), then ruff, mypy, pytest:
+##       the suite in two processes, then the load and fault suite on its own (its
+##       timings are about this machine, not about a neighbour's tests)
 test: $(STAMP) system-deps
 	bash scripts/postgres-test-db.sh
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 -m "not load"
+	$(BIN)/python -m pytest -m load
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
@@ -40,7 +43,8 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP) system-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 -m "not load"
+	$(BIN)/python -m pytest -m load
 
 ## bench: every benchmark (melds, engine, rules) against rlcard and open_spiel (own venv)
 bench:
