@@ -19,8 +19,7 @@ from ginrules.engine.actions import Action
 from ginrules.engine.bots import Bot, make_bot
 from ginrules.engine.hand import Observation
 from ginrules.engine.match import new_match
-from ginrules.rules.compile import EngineConfig, compile_ruleset
-from ginrules.rules.load import load_ruleset
+from tests.engine_helpers import config
 
 #: Rulesets whose rules reach the bot's decisions: the ace, the knock limit
 #: (Oklahoma's upcard, straight gin), big gin, four players in partnership.
@@ -44,10 +43,6 @@ class Recorder:
         action = self.inner.choose(observation, legal, rng)
         self.log.append(f"{self.name}: {action}")
         return action
-
-
-def config(name: str) -> EngineConfig:
-    return compile_ruleset(load_ruleset(name))
 
 
 def bot_actions(name: str, seed: int) -> list[str]:

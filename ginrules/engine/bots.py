@@ -18,7 +18,7 @@ from ginrules.cards import DECK, Card
 from ginrules.engine.actions import BIG_GIN, DEFEND_BEST, DRAW_STOCK, PASS, TAKE, Act, Action
 from ginrules.engine.hand import Observation, Phase
 from ginrules.melds import AceRule, scorer
-from ginrules.melds.lanes import neighbours
+from ginrules.melds.lanes import EVERY_SUIT, neighbours
 
 
 def declared_gin(legal: Sequence[Action]) -> Action | None:
@@ -242,7 +242,6 @@ _LOW2: Final = tuple(_bit(c.rank - 2, c.suit) for c in DECK)
 _HIGH1: Final = tuple(_bit(c.rank + 1, c.suit) for c in DECK)
 _HIGH2: Final = tuple(_bit(c.rank + 2, c.suit) for c in DECK)
 _SUIT_NEAR: Final = neighbours()
-_EVERY_SUIT: Final = 1 | 1 << 16 | 1 << 32 | 1 << 48
 
 
 def _helped_by(hand: int) -> int:
@@ -254,7 +253,7 @@ def _helped_by(hand: int) -> int:
     c = hand >> 32 & 0x1FFF
     d = hand >> 48 & 0x1FFF
     near = _SUIT_NEAR
-    ranks = (a | b | c | d) * _EVERY_SUIT
+    ranks = (a | b | c | d) * EVERY_SUIT
     return ranks | near[a] | near[b] << 16 | near[c] << 32 | near[d] << 48
 
 

@@ -252,8 +252,6 @@ class _Prefix:
     def add(self, number: int, results: tuple[Simulation, ...]) -> None:
         self.waiting[number] = results
         done, totals = self.state
-        if done not in self.waiting:
-            return
         while done in self.waiting:
             more = self.waiting.pop(done)
             totals = tuple(total + result for total, result in zip(totals, more, strict=True))
