@@ -36,6 +36,9 @@ def configure(env: Env) -> Env:
     for extension in EXTENSIONS:
         env.add_extension(extension)
     env.filters["words"] = value_words
+    # {% trans %} blocks are one line of words however the template wraps them,
+    # as babel.cfg extracts them (trimmed = true).
+    env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(  # type: ignore[attr-defined]
         i18n.gettext, i18n.ngettext, newstyle=True
     )

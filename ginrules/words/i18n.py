@@ -30,8 +30,10 @@ DOMAIN: Final = "ginrules"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 #: The source language of every message.
 SOURCE_LOCALE: Final = "en"
-#: The Babel locale whose list and number patterns each language uses.
-_BABEL_LOCALES: Final = {"en": "en_GB"}
+#: The languages ginrules speaks, each in its own name, the source first.
+LANGUAGES: Final = {"en": "English", "de": "Deutsch", "es": "Español", "fr": "Français"}
+#: The Babel locale whose list, number and date patterns each language uses.
+_BABEL_LOCALES: Final = {"en": "en_GB", "de": "de_DE", "es": "es_ES", "fr": "fr_FR"}
 
 _current: ContextVar[str] = ContextVar("ginrules_locale", default=SOURCE_LOCALE)
 
@@ -44,6 +46,20 @@ def translations(locale: str) -> _gettext.NullTranslations:
 
 def current_locale() -> str:
     return _current.get()
+
+
+def babel_locale() -> str:
+    """The Babel locale of the current language (``de_DE``), for dates and numbers."""
+    locale = _current.get()
+    return _BABEL_LOCALES.get(locale, locale)
+
+
+def language(tag: str | None) -> str | None:
+    """The language ginrules speaks for ``tag`` (``de``, ``de-AT``, ``fr_CA``), or None."""
+    if not tag:
+        return None
+    code = tag.strip().replace("_", "-").split("-", 1)[0].lower()
+    return code if code in LANGUAGES else None
 
 
 @contextmanager

@@ -1,0 +1,68 @@
+"""The messages of ginrules as pybabel extracts them, and each language's catalogue.
+
+Shared by the translation tests: the extraction follows ``babel.cfg`` exactly
+(code, templates, schema, shipped rulesets), so a message added anywhere is
+seen here before any catalogue knows it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from ginrules.words.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LOCALE
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Every language with a catalogue: all but the source.
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE_LOCALE)
+
+_BRACE = re.compile(r"\{([^{}]*)\}")
+_PERCENT = re.compile(r"%\((\w+)\)[sdirf]")
+_TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
+
+
+@cache
+def extracted() -> dict[str | tuple[str, str], list[str]]:
+    """Every message id (a string, or singular and plural) and where it is used."""
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    found: dict[str | tuple[str, str], list[str]] = {}
+    for filename, lineno, message, _comments, _context in extract_from_dir(
+        str(ROOT), method_map, options_map
+    ):
+        key = message if isinstance(message, str) else (message[0], message[1])
+        found.setdefault(key, []).append(f"{filename}:{lineno}")
+    return found
+
+
+def catalogue_path(lang: str) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / "ginrules.po"
+
+
+@cache
+def catalogue(lang: str) -> Catalog:
+    with catalogue_path(lang).open("rb") as source:
+        return read_po(source, locale=lang)
+
+
+def placeholders(text: str) -> Counter[str]:
+    """The ``{name}``, ``%(name)s`` and HTML tag names of a message, counted."""
+    plain = text.replace("{{", "").replace("}}", "").replace("%%", "")
+    found: Counter[str] = Counter("{" + name + "}" for name in _BRACE.findall(plain))
+    found.update("%(" + name + ")" for name in _PERCENT.findall(plain))
+    found.update("<" + tag.lower() + ">" for tag in _TAG.findall(plain))
+    return found
+
+
+def translations_of(message: Message) -> list[str]:
+    """The message's translation (one per plural form), empty strings where missing."""
+    if isinstance(message.string, (list, tuple)):
+        return [str(s) for s in message.string]
+    return [str(message.string or "")]
