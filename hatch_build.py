@@ -16,7 +16,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 CATALOGUES = "ginrules/words/locale"
 
 
-class CatalogueBuildHook(BuildHookInterface):  # type: ignore[type-arg]
+class CatalogueBuildHook(BuildHookInterface):  # type: ignore[misc]
     PLUGIN_NAME = "custom"
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:

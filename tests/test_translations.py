@@ -37,7 +37,12 @@ def _short(key: object) -> str:
 def test_the_extraction_finds_the_messages_of_code_templates_schema_and_rulesets() -> None:
     places = {where.split(":")[0].split("/")[0] for uses in extracted().values() for where in uses}
     assert {"ginrules", "templates", "rulesets", "houserules"} <= places
-    schema = [k for k, uses in extracted().items() if any("schema.json" in u for u in uses)]
+    schema = [
+        k
+        for _c, k in (
+            key for key, uses in extracted().items() if any("schema.json" in u for u in uses)
+        )
+    ]
     assert "One standard 52-card deck, no jokers." in schema
 
 
@@ -45,8 +50,8 @@ def test_the_extraction_finds_the_messages_of_code_templates_schema_and_rulesets
 def test_every_message_has_a_translation(lang: str) -> None:
     po = catalogue(lang)
     missing = []
-    for key, uses in extracted().items():
-        message = po.get(key if isinstance(key, str) else key[0])
+    for (context, key), uses in extracted().items():
+        message = po.get(key if isinstance(key, str) else key[0], context=context)
         strings = translations_of(message) if message is not None else [""]
         if message is None or message.fuzzy or not all(s.strip() for s in strings):
             missing.append(f"{_short(key)}  ({uses[0]})")
@@ -85,4 +90,5 @@ def test_the_compiled_catalogue_is_the_source_compiled(lang: str) -> None:
     assert compiled == expected, f"{mo_path} is older than its .po: run `make catalogues`"
     # ... and gettext reads it as the language's plural rule says.
     with mo_path.open("rb") as source:
-        assert gettext.GNUTranslations(source).plural(1) == 0
+        compiled_catalogue = gettext.GNUTranslations(source)
+    assert compiled_catalogue.ngettext("{n} point", "{n} points", 1) == "{n} point"

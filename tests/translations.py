@@ -28,17 +28,21 @@ _PERCENT = re.compile(r"%\((\w+)\)[sdirf]")
 _TAG = re.compile(r"</?([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
 
 
+#: A message as the catalogues key it: (context or None, id or (singular, plural)).
+Key = tuple[str | None, str | tuple[str, str]]
+
+
 @cache
-def extracted() -> dict[str | tuple[str, str], list[str]]:
-    """Every message id (a string, or singular and plural) and where it is used."""
+def extracted() -> dict[Key, list[str]]:
+    """Every message (its context, and its id or singular and plural) and where it is used."""
     with (ROOT / "babel.cfg").open() as cfg:
-        method_map, options_map = parse_mapping_cfg(cfg)
-    found: dict[str | tuple[str, str], list[str]] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
+        method_map, options_map = parse_mapping_cfg(cfg)  # type: ignore[no-untyped-call]
+    found: dict[Key, list[str]] = {}
+    for filename, lineno, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, options_map
     ):
-        key = message if isinstance(message, str) else (message[0], message[1])
-        found.setdefault(key, []).append(f"{filename}:{lineno}")
+        text = message if isinstance(message, str) else (message[0], message[1])
+        found.setdefault((context, text), []).append(f"{filename}:{lineno}")
     return found
 
 

@@ -40,7 +40,11 @@ def configure(env: Env) -> Env:
     # as babel.cfg extracts them (trimmed = true).
     env.policies["ext.i18n.trimmed"] = True
     env.install_gettext_callables(  # type: ignore[attr-defined]
-        i18n.gettext, i18n.ngettext, newstyle=True
+        i18n.gettext,
+        i18n.ngettext,
+        newstyle=True,
+        pgettext=i18n.pgettext,
+        npgettext=i18n.npgettext,
     )
     return env
 

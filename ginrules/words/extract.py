@@ -16,6 +16,7 @@ says it is a source's verbatim words, to be translated, never reworded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
@@ -49,10 +50,8 @@ def _json_lines(text: str) -> dict[str, int]:
             while end < len(line) and line[end] != '"':
                 end += 2 if line[end] == "\\" else 1
             literal = line[start : end + 1]
-            try:
+            with contextlib.suppress(ValueError):
                 lines.setdefault(json.loads(literal), number)
-            except ValueError:
-                pass
             start = line.find('"', end + 1)
     return lines
 

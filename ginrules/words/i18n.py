@@ -82,6 +82,16 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return translations(_current.get()).ngettext(singular, plural, count)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where ``context`` tells a short word's sense."""
+    return translations(_current.get()).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, count: int) -> str:
+    """The counted form of a message with a ``context``."""
+    return translations(_current.get()).npgettext(context, singular, plural, count)
+
+
 #: The conventional short name, so ``pybabel extract`` finds every message.
 _ = gettext
 
