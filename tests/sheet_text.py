@@ -1,7 +1,8 @@
 """A rule sheet as plain text: what a reader sees, one rule per line.
 
 Used by the sheet property test and the golden sheet texts
-(``tests/sheets/<ruleset>.txt``).
+(``tests/sheets/<ruleset>.txt``, and ``tests/sheets/<lang>/<ruleset>.txt`` for
+each translation): the sheet is rendered in the current language.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from ginrules.sheets.render import SheetOptions, sheet_html
 OPTIONS = SheetOptions(url="http://127.0.0.1:5000/rules/x", date=dt.date(2026, 1, 1))
 
 
-def sheet_lines(ruleset: Ruleset, *, notes: bool = True) -> list[str]:
+def sheet_lines(ruleset: Ruleset, *, notes: bool = True, rules_only: bool = False) -> list[str]:
     """The sheet's rules as lines: ``## heading`` and ``- rule``; note references
     are dropped (``[3]`` would make every golden text churn on renumbering) unless
-    ``notes``."""
+    ``notes``; with ``rules_only``, the numbered rule sections alone."""
     page = sheet_html(ruleset, OPTIONS)
     body = page.split("<body", 1)[1].split(">", 1)[1]
+    if rules_only:
+        body = body.split('<section class="examples"', 1)[0]
     body = re.sub(r"<header.*?</header>", "", body, flags=re.S)
     body = re.sub(r"<footer.*?</footer>", "", body, flags=re.S)
     if notes:
@@ -40,8 +43,4 @@ def sheet_lines(ruleset: Ruleset, *, notes: bool = True) -> list[str]:
 
 def rules_text(ruleset: Ruleset) -> str:
     """The numbered rule sections only (no examples, notes or origins), as one text."""
-    lines = sheet_lines(ruleset, notes=False)
-    end = next(
-        (i for i, line in enumerate(lines) if line.startswith("## Worked examples")), len(lines)
-    )
-    return "\n".join(lines[:end])
+    return "\n".join(sheet_lines(ruleset, notes=False, rules_only=True))

@@ -59,7 +59,9 @@ def _try_a_knock_over_the_limit(page: Page, slug: str, client: Client) -> None:
     page.locator("#bot-moves .bot-knock-toggle").click()
     expect(page.locator("#bot-moves .bot-knock-toggle")).to_have_attribute("aria-pressed", "true")
     card = _highest(page.locator("#bot-hand button.playing-card"))
-    with page.expect_response(lambda r: r.url.endswith(f"/api/bots/{slug}/actions")) as answer:
+    # The page sends its moves in its own language (?lang=), and gets their words back in it.
+    moved = f"/api/bots/{slug}/actions?lang=en"
+    with page.expect_response(lambda r: r.url.endswith(moved)) as answer:
         card.click()
     assert answer.value.status == 422
     refusal = page.locator("#bot-refusal")
@@ -160,6 +162,6 @@ def test_a_game_against_the_bot_is_played_to_the_end_in_the_browser(tmp_path: Pa
         expect(page.locator("#bot-over")).to_be_visible()
 
     # The one refused knock is the only answer of 400 or more, and the only console error.
-    assert visit.bad_answers == [(422, "POST", f"{base}/api/bots/{slug}/actions")]
+    assert visit.bad_answers == [(422, "POST", f"{base}/api/bots/{slug}/actions?lang=en")]
     logged = [p for p in visit.problems if "status of 422" in p]
     assert len(logged) == 1 and [p for p in visit.problems if p not in logged] == []

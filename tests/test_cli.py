@@ -9,12 +9,18 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from ginrules import schema as ruleset_schema
 from ginrules.cli import main
 from ginrules.rules import locate
+from ginrules.rules.load import Ruleset, load_ruleset
+from ginrules.sheets.render import SheetOptions, scorepad_html, sheet_html
+from ginrules.words.i18n import _, use_locale
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -117,6 +123,20 @@ def test_explain_names_where_each_value_came_from() -> None:
     assert "Warnings (departures from the published rules" in out
 
 
+def test_explain_speaks_the_language_asked_for() -> None:
+    code, english, _err = run("explain", "classic")
+    assert code == 0
+    assert run("explain", "classic", "--lang", "en")[1] == english
+    code, german, _err = run("explain", "classic", "--lang", "de", "--quotes")
+    assert code == 0
+    knob = ruleset_schema.knob("cards.ace")
+    with use_locale("de"):
+        description = _(knob.description)
+    assert description.split()[0] in german
+    code, json_out, _err = run("explain", "classic", "--json", "--lang", "de")
+    assert json.loads(json_out) == json.loads(run("explain", "classic", "--json")[1])
+
+
 def test_knobs_lists_every_section() -> None:
     code, out, _ = run("knobs")
     assert code == 0
@@ -156,6 +176,14 @@ def test_deadwood_bad_hand(cards: list[str], message: str) -> None:
     assert code == 1
     assert out == ""
     assert message in err
+
+
+def test_deadwood_reads_every_languages_rank_letters() -> None:
+    english = run("deadwood", "--json", "JS QS KS TD JD QD 9C 9D 9H 5S")
+    assert english[0] == 0
+    german = run("deadwood", "--json", "BS DS KS 10D BD DD 9C 9D 9H 5S")
+    french = run("deadwood", "--json", "VS DS RS 10♦ VD DD 9♣ 9♦ 9♥ 5♠")
+    assert german == french == english
 
 
 ELEVEN = ("AS", "2S", "3S", "9H", "9D", "9C", "4D", "KS", "4C", "5C", "6C")
@@ -209,8 +237,39 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "exit codes:" in capsys.readouterr().out
 
 
+BASE = "https://gin.example.org"
+
+
+@pytest.mark.parametrize(
+    ("document", "render"), [("sheet", sheet_html), ("scorepad", scorepad_html)]
+)
+def test_sheet_and_scorepad_speak_the_language_asked_for(
+    document: str, render: Callable[[Ruleset, SheetOptions], str]
+) -> None:
+    ruleset = load_ruleset("classic")
+    code, english, _err = run(document, "classic", "--base-url", BASE)
+    assert code == 0 and "?lang=" not in english
+    assert run(document, "classic", "--base-url", BASE, "--lang", "en")[1] == english
+    for lang in ("de", "es", "fr"):
+        code, out, _err = run(document, "classic", "--base-url", BASE, "--lang", lang)
+        assert code == 0
+        url = f"{BASE}/rules/classic?lang={lang}"  # the QR code opens the page in this language
+        with use_locale(lang):
+            assert out == render(ruleset, SheetOptions(url=url))
+
+
+def test_an_unknown_language_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("sheet", "scorepad", "explain"):
+        with pytest.raises(SystemExit) as excinfo:
+            main([command, "classic", "--lang", "nl"])
+        assert excinfo.value.code == 2
+        err = capsys.readouterr().err
+        assert "--lang" in err and "'en', 'de', 'es', 'fr'" in err
+
+
 def test_installed_wheel_works_from_any_directory(tmp_path: Path) -> None:
-    """`pip install .` into a fresh venv: the YAML ships inside the wheel."""
+    """A wheel built from the source and installed into a fresh venv: the YAML and the
+    compiled catalogues (the build hook's) ship inside it."""
     source = tmp_path / "src"
     shutil.copytree(
         ROOT,
@@ -221,8 +280,19 @@ def test_installed_wheel_works_from_any_directory(tmp_path: Path) -> None:
     venv.create(env_dir, with_pip=True)
     python = env_dir / "bin" / "python"
     environment = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    wheels = tmp_path / "wheels"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(source)],
+        [str(python), "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
+        check=True,
+        env=environment,
+        timeout=600,
+    )
+    (wheel,) = wheels.glob("ginrules-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    for lang in ("de", "es", "fr"):
+        assert f"ginrules/words/locale/{lang}/LC_MESSAGES/ginrules.mo" in shipped, lang
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(wheel)],
         check=True,
         env=environment,
         timeout=600,
@@ -259,4 +329,13 @@ def test_installed_wheel_works_from_any_directory(tmp_path: Path) -> None:
         timeout=60,
     )
     assert templates.stdout.strip() == "True True", templates.stderr  # sheets', site's
+    german = subprocess.run(
+        [str(program), "sheet", "classic", "--lang", "de"],
+        cwd=elsewhere,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert german.returncode == 0, german.stderr
+    assert '<html lang="de"' in german.stdout
     assert sys.version_info >= (3, 11)

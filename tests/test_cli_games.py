@@ -31,6 +31,30 @@ def test_score_in_words() -> None:
     assert "Outcome: knock. The knocker scores 26 - 8 = 18." in out
 
 
+def test_score_reads_the_cards_in_any_languages_letters() -> None:
+    english = run("score", "classic", "--knocker", HR_KNOCKER, "--defender", HR_DEFENDER, "--json")
+    german = run(
+        "score",
+        "classic",
+        "--knocker",
+        "5S 6S 7S BC BD BH 9C 9D 9H 8D",
+        "--defender",
+        "4S 8S BS 2D 2H 2S 3C 3D KC KD",
+        "--json",
+    )
+    french = run(
+        "score",
+        "classic",
+        "--knocker",
+        "5♠ 6♠ 7♠ V♣ V♦ V♥ 9♣ 9♦ 9♥ 8♦",
+        "--defender",
+        "4♠ 8♠ V♠ 2♦ 2♥ 2♠ 3♣ 3♦ R♣ R♦",
+        "--json",
+    )
+    assert english[0] == 0
+    assert german == french == english  # and the answer in canonical codes: JS, KC
+
+
 def test_score_undercut_under_each_school() -> None:
     # Knock at 8; the defender lays off two cards and is left with 6 (the HR example).
     knocker = "5S 6S 7S JC JD JH 9C 9D 9H 8D"

@@ -541,7 +541,10 @@ def test_migration_0007_repairs_rows_stored_broken(
     )
     game = BotStore(store).create(_pinned("bell \\a"), "strong", 7, hash_secret("p" * 32))
     with caplog.at_level(logging.WARNING, logger="ginrules.web"):
-        assert store.upgrade() == ["0007_edit_handoffs_and_text_repair"]
+        assert store.upgrade() == [
+            "0007_edit_handoffs_and_text_repair",
+            "0008_house_rule_table_language",
+        ]
     repaired = " ".join(record.getMessage() for record in caplog.records)
     for ref in ("h/brokennn/v1", "h/brokennn/v2", "h/hiddennn/v1", f"t/{table.slug}"):
         assert f"repaired the stored rules of {ref}" in repaired

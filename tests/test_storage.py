@@ -225,6 +225,62 @@ def test_rows_from_before_visibility_are_unlisted(database_url: str) -> None:
         old.close()
 
 
+def test_the_table_language_is_kept_per_house_rule_and_a_version_may_change_it(
+    store: Store,
+) -> None:
+    first = store.create(draft("Ours"), hash_secret("o"), language="fr")
+    assert first.language == "fr" and store.table_language(first.slug) == "fr"
+    assert store.add_version(first.slug, draft("Ours 2")).language == "fr"  # kept
+    cleared = store.add_version(first.slug, draft("Ours 3"), language=None)
+    assert cleared.language is None and store.table_language(first.slug) is None
+    store.add_version(first.slug, draft("Ours 4"), language="de")
+    assert [v.language for v in store.versions(first.slug)] == ["de"] * 4
+    assert store.recent(1, listed_only=False)[0].language == "de"
+    with pytest.raises(StorageError):
+        store.create(draft("Odd"), hash_secret("x"), language="xx")
+    with pytest.raises(StorageError):
+        store.add_version(first.slug, draft("Odd"), language="tlh")
+    assert store.count() == 1 and len(store.versions(first.slug)) == 4
+    assert store.create(draft("Plain"), hash_secret("p")).language is None
+    assert store.table_language("nosuch") is None
+
+
+def test_rows_from_before_the_table_language_follow_their_readers(database_url: str) -> None:
+    """A database made by 0001-0007, with a house rule in it, upgraded by 0008: NULL."""
+    old = Store(database_url)
+    try:
+        now = datetime.now(UTC)
+        from ginrules.web.tables import metadata, migrations_table
+
+        with old.engine.begin() as connection:
+            metadata.create_all(connection, tables=[migrations_table])
+            for name, step in (m for m in MIGRATIONS if m[0] < "0008"):
+                step(connection)
+                connection.execute(sa.insert(migrations_table).values(name=name, applied_at=now))
+            assert "language" not in {
+                c["name"] for c in sa.inspect(connection).get_columns("house_rules")
+            }
+            connection.execute(
+                sa.text(
+                    "INSERT INTO house_rules (slug, edit_hash, created_at, updated_at,"
+                    " visibility) VALUES ('oldrules', 'sha256:x', :now, :now, 'listed')"
+                ),
+                {"now": now},
+            )
+            rule_id = connection.execute(sa.text("SELECT id FROM house_rules")).scalar_one()
+            connection.execute(
+                sa.insert(versions).values(
+                    house_rule_id=rule_id, created_at=now, number=1, **vars(draft("Old"))
+                )
+            )
+        assert old.upgrade() == ["0008_house_rule_table_language"]
+        found = old.get("oldrules")
+        assert found is not None and found.language is None and found.listed
+        assert old.add_version("oldrules", draft("New"), language="es").language == "es"
+    finally:
+        old.close()
+
+
 def test_fork_origin_round_trips(store: Store) -> None:
     parent = store.create(draft("Parent"), hash_secret("p"))
     child = store.create(draft("Child"), hash_secret("c"), forked_from=(parent.slug, 1))

@@ -184,14 +184,14 @@ def test_three_phones_keep_one_score(tmp_path: Path, database_url: str) -> None:
         def hold(route: Route) -> None:
             held.append(route)
 
-        ben.page.route("**/api/tables/*/events", hold)
+        ben.page.route("**/api/tables/*/events?*", hold)
         _enter_counts(ben.page, "Knock", 1, "3", "9")
         ben.page.wait_for_timeout(300)
         _enter_counts(page, "Knock", 0, "1", "11")
         _points(chloe.page, 0, "30")
         assert len(held) == 1
         held[0].continue_()
-        ben.page.unroute("**/api/tables/*/events")
+        ben.page.unroute("**/api/tables/*/events?*")
         stale = ben.page.locator("#pending")
         expect(stale).to_contain_text("another phone changed the score first", timeout=8000)
         _points(ben.page, 0, "30")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.load import load_ruleset
 from ginrules.sheets import render, templating
 from ginrules.web import create_app
@@ -32,7 +33,41 @@ def test_a_rendered_sheet_is_cached_per_language() -> None:
     english = render.sheet_html(ruleset)
     assert current_locale() == "en"
     size = len(render.CACHE)
-    with use_locale("de"):  # no German catalogue yet: the same words, its own cache entry
+    with use_locale("de"):
         german = render.sheet_html(ruleset)
-    assert german == english
+        assert render.sheet_html(ruleset) is german
+    assert '<html lang="en">' in english and '<html lang="de">' in german
     assert len(render.CACHE) == size + 1
+    assert render.sheet_html(ruleset) is english
+
+
+def test_the_web_fragment_and_the_score_pads_are_cached_per_language_too() -> None:
+    ruleset = load_ruleset("hollywood")
+
+    def fragment() -> str:
+        return render.sheet_html(ruleset, render.SheetOptions(fragment=True))
+
+    def pad() -> str:
+        return render.scorepad_html(ruleset)
+
+    for make in (fragment, pad):
+        render.CACHE.clear()
+        english = make()
+        with use_locale("fr"):
+            french = make()
+        assert len(render.CACHE) == 2
+        assert make() is english
+        with use_locale("fr"):
+            assert make() is french
+
+
+def test_the_fingerprint_never_depends_on_the_language() -> None:
+    ruleset = load_ruleset("oklahoma")
+    fingerprints = set()
+    for lang in ("en", "de", "es", "fr"):
+        with use_locale(lang):
+            fingerprint = compile_ruleset(load_ruleset("oklahoma")).fingerprint
+            page = render.sheet_html(ruleset)
+        assert f'data-fingerprint="{fingerprint}"' in page
+        fingerprints.add(fingerprint)
+    assert len(fingerprints) == 1

@@ -24,6 +24,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 
 from ginrules.web import create_app
+from ginrules.words import guards
 from tests.browser_helpers import ARGS, CHROMIUM, TIMEOUT_MS, Visit, chromium, site
 from tests.page_checks import PHONE, page_problems
 from tests.web_helpers import Client, live_server
@@ -335,7 +336,7 @@ def test_the_check_answers_json_for_good_bad_and_junk(checker: tuple[Client, str
     assert status == 413 and data["ok"] is False and data["error"]
 
     status, data = _post(client, "", good, "application/json")  # no CSRF token
-    assert status == 400 and data["ok"] is False and "CSRF" in data["error"]
+    assert status == 400 and data["ok"] is False and data["error"] == guards.form_expired()
 
 
 def test_checks_have_their_own_rate_limit_and_never_use_up_saves(

@@ -27,6 +27,7 @@ examples:
   ginrules compile oklahoma
   ginrules diff classic traditional-20-10
   ginrules explain online-casino
+  ginrules sheet classic --lang de --format pdf -o klassisch.pdf
   ginrules knobs
   ginrules deadwood 7C 7S 7H 8H 9H 2D 3D 4D KS QS
   ginrules deadwood --json "AS 2S 3S 9H 9D 9C KD KS 4C 5C 6H"

@@ -96,7 +96,12 @@ def register(add: AddCommand) -> None:
         "best melds and deadwood of a hand (10 cards, or 11 with the best discards)",
         "ginrules deadwood 7C 7S 7H 8H 9H 2D 3D 4D KS QS",
     )
-    sub.add_argument("cards", nargs="*", metavar="CARD", help="cards like 7H TD 10S AC 7♥")
+    sub.add_argument(
+        "cards",
+        nargs="*",
+        metavar="CARD",
+        help="cards like 7H TD 10S AC 7♥; German B D K, French V D R also read",
+    )
     sub.add_argument("--ruleset", default="classic", help="ace rule and knock limit from here")
     sub.add_argument("--knock-limit", type=int, default=None, help="override the knock limit")
     sub.add_argument("--json", action="store_true", help="print one JSON object")

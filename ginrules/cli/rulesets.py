@@ -21,11 +21,12 @@ from ginrules.rules import locate
 from ginrules.rules.compile import compile_ruleset
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.diff import diff, explain
-from ginrules.rules.load import load_ruleset
+from ginrules.rules.load import Ruleset, load_ruleset
 from ginrules.words import builder as diff_words
 from ginrules.words.departures import format_codes, origin_text, quote_lines
 from ginrules.words.diagnostics import line as diagnostic_line
 from ginrules.words.diagnostics import to_json as diagnostic_json
+from ginrules.words.i18n import LANGUAGES, SOURCE_LOCALE, _, pgettext, use_locale
 
 # --- list --------------------------------------------------------------------
 
@@ -144,48 +145,79 @@ def cmd_explain(args: argparse.Namespace, output: Output) -> int:
     ruleset = load_or_report(args.ruleset, output)
     if ruleset is None:
         return EXIT_INVALID
-    config = compile_ruleset(ruleset)
-    values = explain(ruleset)
-    if args.json:
-        output.json(
-            {
-                "ruleset": ruleset.source,
-                "name": ruleset.title,
-                "chain": list(ruleset.chain),
-                "fingerprint": config.fingerprint,
-                "knobs": [v.to_json() for v in values],
-                "notes": list(ruleset.document["notes"]),
-                "warnings": [diagnostic_json(w) for w in ruleset.warnings],
-            }
-        )
+    if args.json:  # a machine format: the schema's own words, in English
+        _explain_json(ruleset, output)
         return EXIT_OK
-    output.line(f"{ruleset.title} ({ruleset.source}, fingerprint {config.fingerprint})")
+    with use_locale(args.lang):
+        _explain_text(ruleset, args.quotes, output)
+    return EXIT_OK
+
+
+def _explain_json(ruleset: Ruleset, output: Output) -> None:
+    config = compile_ruleset(ruleset)
+    output.json(
+        {
+            "ruleset": ruleset.source,
+            "name": ruleset.title,
+            "chain": list(ruleset.chain),
+            "fingerprint": config.fingerprint,
+            "knobs": [v.to_json() for v in explain(ruleset)],
+            "notes": list(ruleset.document["notes"]),
+            "warnings": [diagnostic_json(w) for w in ruleset.warnings],
+        }
+    )
+
+
+def _explain_text(ruleset: Ruleset, quotes: bool, output: Output) -> None:
+    """Every knob with its value, origin and description (and the sources' words), in
+    the current language; a shipped ruleset's name and notes too, a person's own as written."""
+    config = compile_ruleset(ruleset)
+    ours = _shipped(ruleset)
+    title = _(ruleset.title) if ours else ruleset.title
+    output.line(
+        # Translators: the first line of ginrules explain: "Classic Gin Rummy
+        # (rulesets/classic.yaml, fingerprint 89c7a615d01f)".
+        _("{title} ({source}, fingerprint {fingerprint})").format(
+            title=title, source=ruleset.source, fingerprint=config.fingerprint
+        )
+    )
     if len(ruleset.chain) > 1:
-        output.line("merged from: " + " <- ".join(ruleset.chain))
+        output.line(_("merged from: {chain}").format(chain=" <- ".join(ruleset.chain)))
     section = ""
-    for value in values:
+    for value in explain(ruleset):
         if value.knob.section != section:
             section = value.knob.section
             output.line(f"\n[{section}]")
         citations = value.knob.citations_for(value.value)
         cited = f"  [{format_codes(citations)}]" if citations else ""
-        output.line(f"  {value.knob.name} = {value.shown}    ({value.origin.describe()}){cited}")
-        for text in textwrap.wrap(value.knob.description, 76):
+        origin = value.origin.describe()
+        if value.origin.file is None:
+            # Translators: where a knob's value comes from when no file sets it (ginrules
+            # explain prints "stake_per_point = 0    (default)").
+            origin = pgettext("origin", "default")
+        output.line(f"  {value.knob.name} = {value.shown}    ({origin}){cited}")
+        for text in textwrap.wrap(_(value.knob.description), 76):
             output.line(f"      {text}")
-        if args.quotes:
+        if quotes:
             for line in quote_lines(value.knob, value.value):
                 output.line(
                     textwrap.fill(line, 78, initial_indent="      > ", subsequent_indent="        ")
                 )
     if ruleset.document["notes"]:
-        output.line("\nTable notes:")
+        output.line("\n" + _("Table notes:"))
         for note in ruleset.document["notes"]:
-            output.line(f"  - {note}")
+            output.line(f"  - {_(note) if ours else note}")
     if ruleset.warnings:
-        output.line("\nWarnings (departures from the published rules, settings without effect):")
+        output.line(
+            "\n" + _("Warnings (departures from the published rules, settings without effect):")
+        )
         for warning in ruleset.warnings:
             output.line(f"  - {diagnostic_line(warning)}")
-    return EXIT_OK
+
+
+def _shipped(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset`` is one of ours (its words are in the catalogue) or a person's."""
+    return ruleset.source in {entry.display for entry in locate.entries()}
 
 
 def cmd_diff(args: argparse.Namespace, output: Output) -> int:
@@ -325,6 +357,13 @@ def register(add: AddCommand) -> None:
     sub.add_argument("ruleset", metavar="NAME_OR_PATH")
     sub.add_argument("--json", action="store_true", help="print JSON")
     sub.add_argument("--quotes", action="store_true", help="quote the sources for each value")
+    sub.add_argument(
+        "--lang",
+        choices=tuple(LANGUAGES),
+        default=SOURCE_LOCALE,
+        help="the language of the descriptions, the sources' words beside their"
+        " translation, and a shipped ruleset's name and notes (default en; not --json)",
+    )
 
     sub = add(
         "knobs", cmd_knobs, "every rule knob the schema declares", "ginrules knobs --markdown"

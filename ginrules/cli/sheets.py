@@ -30,6 +30,7 @@ from ginrules.sheets.render import (
 )
 from ginrules.web.network import is_loopback
 from ginrules.words import serving
+from ginrules.words.i18n import LANGUAGES, SOURCE_LOCALE, use_locale
 
 Renderer = Callable[[Ruleset, SheetOptions], str | bytes]
 
@@ -65,9 +66,12 @@ def _render(document: str, args: argparse.Namespace, output: Output) -> int:
     if ruleset is None:
         return EXIT_INVALID
     options = SheetOptions(
-        paper=args.paper, large_print=args.large_print, url=online_url(base_url, ruleset)
+        paper=args.paper,
+        large_print=args.large_print,
+        url=_in_language(online_url(base_url, ruleset), args.lang),
     )
-    made = _RENDERERS[(document, args.format)](ruleset, options)
+    with use_locale(args.lang):
+        made = _RENDERERS[(document, args.format)](ruleset, options)
     assert options.url is not None
     if is_loopback(urlsplit(options.url).hostname or ""):  # no phone opens this QR code
         output.problem(serving.qr_loopback(options.url))
@@ -85,6 +89,12 @@ def _render(document: str, args: argparse.Namespace, output: Output) -> int:
         return EXIT_INVALID
     output.problem(f"wrote {target} ({len(made):,} bytes; the QR code opens {options.url})")
     return EXIT_OK
+
+
+def _in_language(url: str, lang: str) -> str:
+    """The online copy in the sheet's language: a German sheet's QR code opens the German
+    page (``?lang=de``); an English one the page as its reader's browser asks for it."""
+    return url if lang == SOURCE_LOCALE else f"{url}?lang={lang}"
 
 
 def _is_terminal(output: Output) -> bool:
@@ -124,6 +134,13 @@ def register(add: AddCommand) -> None:
         sub.add_argument("--paper", choices=PAPERS, default="a4")
         sub.add_argument("--large-print", action="store_true", help="14 pt text, one column")
         sub.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+        sub.add_argument(
+            "--lang",
+            choices=tuple(LANGUAGES),
+            default=SOURCE_LOCALE,
+            help="the language of the page and its cards (default en); the QR code opens"
+            " the online copy in the same language",
+        )
         sub.add_argument(
             "--base-url",
             metavar="URL",

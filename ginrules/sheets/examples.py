@@ -25,7 +25,7 @@ from ginrules.layoffs import best_defense
 from ginrules.melds import Arrangement, best_melds
 from ginrules.rules.compile import EngineConfig, FormatType
 from ginrules.words import examples as said
-from ginrules.words.cards import cards_text, melds_text
+from ginrules.words.cards import card_text, cards_text, melds_text, ranks_text
 from ginrules.words.showdown import layoff_list, points_text
 
 #: The hands the showdown examples try, in order; the first that fits the
@@ -68,7 +68,10 @@ class ShowdownExample:
 @dataclass(frozen=True)
 class LimitRow:
     upcard: str
+    #: ``knock with 7 or less``, ``gin only``.
     limit: str
+    #: The limit alone, as the sheet's table shows it: ``7``, ``gin only``.
+    short: str
 
 
 @dataclass(frozen=True)
@@ -106,9 +109,13 @@ def worked_examples(config: EngineConfig) -> Examples:
     else:
         examples.note = said.ten_card_note(config.hand_size)
     if config.oklahoma:
-        examples.limits = [
-            LimitRow(rank, said.limit_words(config.knock_limit_for(Card.parse(f"{rank}H"))))
+        limits = {
+            rank: config.knock_limit_for(Card.parse(f"{rank}H"))
             for rank in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+        }
+        examples.limits = [
+            LimitRow(ranks_text(rank), said.limit_words(limit), said.limit_short(limit))
+            for rank, limit in limits.items()
         ]
     if config.format is FormatType.HOLLYWOOD:
         examples.hollywood = _hollywood(config)
@@ -203,7 +210,7 @@ def _example(title: str, showdown: Showdown, upcard: Card | None) -> ShowdownExa
         "knocker" if score.knocker_wins else "defender",
         score.points,
         points_text(score),
-        None if upcard is None else str(upcard),
+        None if upcard is None else card_text(upcard),
     )
 
 

@@ -21,8 +21,9 @@ from ginrules import schema as ruleset_schema
 from ginrules.rules.checks import inert_knobs
 from ginrules.rules.departures import Departure
 from ginrules.rules.load import Ruleset, load_ruleset
-from ginrules.words.departures import footnote_lines
-from ginrules.words.values import value_words
+from ginrules.words.departures import flag_text, footnote_lines
+from ginrules.words.i18n import _
+from ginrules.words.values import sheet_label, value_words
 
 #: Where the shipped formats live; they are compared with the sources only.
 SHIPPED_FORMATS = "rulesets/"
@@ -136,7 +137,7 @@ class Marks:
             value_words(mine),
             None if base_value is None else value_words(base_value),
             tuple(footnote_lines(knob, named)),
-            None if flag is None else f'{flag.says} ({flag.source}: "{flag.quote}")',
+            None if flag is None else flag_text(flag),
             tuple(dict.fromkeys(cites)),
         )
 
@@ -144,7 +145,7 @@ class Marks:
         """The source codes the footnotes cite, with their titles."""
         catalog = ruleset_schema.source_catalog()
         cited = {code for footnote in self.footnotes for code in footnote.cites}
-        return [(code, info.title) for code, info in catalog.items() if code in cited]
+        return [(code, _(info.title)) for code, info in catalog.items() if code in cited]
 
 
 def _software(knob: ruleset_schema.Knob, value: object) -> tuple[str, ...]:
@@ -152,12 +153,6 @@ def _software(knob: ruleset_schema.Knob, value: object) -> tuple[str, ...]:
     return () if entry is None else entry.software
 
 
-#: Knob names that need their section to make sense on their own.
-_BARE = frozenset({"enabled", "bonus", "type", "players", "games", "cards_left"})
-
-
 def knob_label(knob: ruleset_schema.Knob) -> str:
     """``Gin bonus``; ``Big gin bonus`` where the name alone says too little."""
-    if knob.name in _BARE:
-        return f"{knob.section} {knob.name}".replace("_", " ").capitalize()
-    return knob.label
+    return sheet_label(knob.dotted)

@@ -20,6 +20,7 @@ from ginrules.words.departures import (
     played_by,
     slip_text,
 )
+from ginrules.words.i18n import _
 from ginrules.words.values import value_words
 
 
@@ -93,12 +94,12 @@ def rule_origins(
         if printed is not None and rule.id not in printed:
             continue
         slips = tuple(slip_text(slip) for slip in rule.slips)
-        rows.append(RuleOrigin(rule.label, "", rule.citations, None, slips=slips))
+        rows.append(RuleOrigin(_(rule.label), "", rule.citations, None, slips=slips))
     named = {c.code for row in rows for c in row.citations}
     named |= {code for code, _ in marks.sources()}
     named |= {code for k in ruleset_schema.knobs() for code in _software(ruleset, k)}
     catalog = ruleset_schema.source_catalog()
-    sources = tuple((code, info.title) for code, info in catalog.items() if code in named)
+    sources = tuple((code, _(info.title)) for code, info in catalog.items() if code in named)
     return Origins(tuple(rows), sources)
 
 

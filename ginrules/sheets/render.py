@@ -3,19 +3,22 @@
 One function per document and format; the ``ginrules sheet`` and ``scorepad``
 commands and the web site all call these, so they print the same pages. A
 rendered document depends only on the compiled rules (the fingerprint), the
-ruleset's words (name, description, author, notes) and the options, so it is
-kept in a small in-memory cache under those.
+ruleset's words (name, description, author, notes), the options and the language
+(:func:`~ginrules.words.i18n.current_locale`), so it is kept in a small in-memory
+cache under those. The fingerprint never depends on the language.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import html
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 import jinja2
+from babel.dates import format_date
 from markupsafe import Markup
 
 from ginrules import __version__
@@ -29,10 +32,12 @@ from ginrules.sheets.filled import PadFill
 from ginrules.sheets.marks import Marks
 from ginrules.sheets.origins import Origins, rule_origins
 from ginrules.sheets.qr import qr_data_uri
+from ginrules.sheets.shipped import document_words
 from ginrules.sheets.templating import sheet_environment
+from ginrules.words.cards import ranks_text
 from ginrules.words.departures import legend_text
-from ginrules.words.i18n import current_locale, format_number
-from ginrules.words.values import value_words
+from ginrules.words.i18n import _, babel_locale, current_locale
+from ginrules.words.values import number_words, value_words
 
 Paper = Literal["a4", "letter"]
 Document = Literal["sheet", "scorepad"]
@@ -208,14 +213,22 @@ def _render(
     marks = Marks(ruleset)
     assert options.url is not None and options.date is not None
 
-    def value(dotted: str, shown: object = None) -> Markup:
-        """A knob's value in words, with its note number when it is marked."""
+    def around_value(dotted: str) -> Around:
+        """The markup around a knob's value that the template words itself, inside a
+        whole sentence: ``the {start}low card{end} deals``."""
         ruleset_schema.knob(dotted)  # a misspelt knob fails the render, not the reader
-        text = value_words(ruleset.value(dotted) if shown is None else shown)
         marked = marks.note(dotted) is not None
-        return Markup('<span class="knob{}" data-knob="{}">{}</span>{}').format(
-            " marked" if marked else "", dotted, text, mark(dotted)
+        start = Markup('<span class="knob{}" data-knob="{}">').format(
+            " marked" if marked else "", dotted
         )
+        return Around(start, Markup("</span>") + mark(dotted))
+
+    def value(dotted: str, shown: object = None) -> Markup:
+        """A knob's value in words, with its note number when it is marked; ``shown``
+        says it otherwise (a number)."""
+        around = around_value(dotted)
+        text = value_words(ruleset.value(dotted) if shown is None else shown)
+        return around.start + text + around.end
 
     def mark(dotted: str) -> Markup:
         """The note number of a marked knob (empty when it is not marked)."""
@@ -232,7 +245,7 @@ def _render(
     def fixed(rule_id: str) -> str:
         """A rule every ruleset plays, where the sheet says it."""
         fixed_asked.append(rule_id)
-        return ruleset_schema.fixed_rule(rule_id).rule
+        return _(ruleset_schema.fixed_rule(rule_id).rule)
 
     listed: list[Origins] = []
 
@@ -249,11 +262,18 @@ def _render(
         .render(
             r=ruleset,
             doc=doc,
+            words=document_words(ruleset),
+            lang=current_locale(),
+            printed=format_date(options.date, format="long", locale=babel_locale()),
+            css_string=_css_string,
+            counters=_COUNTERS,
+            ranks=ranks_text,
             c=config,
             options=options,
             fingerprint=config.fingerprint,
             generator=f"ginrules {__version__}",
             value=value,
+            around_value=around_value,
             mark=mark,
             marks=marks,
             examples=worked_examples(config),
@@ -262,20 +282,39 @@ def _render(
             origins=origins,
             legend=legend_text(marks.base_name),
             qr=qr_data_uri(options.url),
-            paragraphs=_paragraphs,
             fill=fill,
-            number_words=format_number,
+            number_words=number_words,
         )
     )
     return page, listed[0] if listed else None
 
 
-def _paragraphs(notes: object) -> list[str]:
-    """The table notes (a list, or one text) as paragraphs; escaped by the template."""
-    if not notes:
-        return []
-    items = notes if isinstance(notes, list | tuple) else str(notes).split("\n\n")
-    return [" ".join(str(item).split()) for item in items if str(item).strip()]
+@dataclass(frozen=True)
+class Around:
+    """The markup that opens and closes a knob's value in a sentence."""
+
+    start: Markup
+    end: Markup
+
+
+#: Stand-ins for the page counters in a translated margin text (``page {page} of
+#: {pages}``), which :func:`_css_string` turns into CSS ``counter()`` calls.
+_COUNTERS: Final = {"page": "\x01", "pages": "\x02"}
+_CSS_COUNTERS: Final = {"\x01": '" counter(page) "', "\x02": '" counter(pages) "'}
+
+
+def _css_string(text: str) -> Markup:
+    """A (translated, autoescaped) text as the value of a page margin's ``content``:
+    a quoted CSS string, the page counters in place. ``<`` is escaped too, so no
+    ruleset name can close the ``<style>`` it is printed in."""
+    plain = html.unescape(str(text))
+    escaped = "".join(
+        _CSS_COUNTERS.get(char)
+        or {"\\": "\\\\", '"': '\\"', "<": "\\3C ", "\n": " "}.get(char, char)
+        for char in plain
+    )
+    quoted = f'"{escaped}"'.removeprefix('"" ').removesuffix(' ""')
+    return Markup(quoted)
 
 
 __all__ = [

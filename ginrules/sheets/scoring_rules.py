@@ -3,7 +3,8 @@
 A table that argues over a hand is shown the sentence its printed sheet says
 about it: the sheet is rendered for the rules (and cached, as every sheet is),
 and the items of its "Scoring a hand" section are read back as plain text, so
-the words are the sheet's, never a second wording of the rule.
+the words are the sheet's, in the sheet's language, never a second wording of
+the rule. Each item names the outcome it scores (``<li data-scores="gin">``).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from ginrules.engine.scoring import HandEnd, HandScore
 from ginrules.lru import LruCache
 from ginrules.rules.load import Ruleset
 from ginrules.sheets.render import sheet_html
+from ginrules.words.i18n import current_locale
 
 _SECTION: Final = re.compile(r'<section id="hand-scoring">(.*?)</section>', re.S)
-_ITEM: Final = re.compile(r"<li>(.*?)</li>", re.S)
+_ITEM: Final = re.compile(r'<li data-scores="([a-z_]+)">(.*?)</li>', re.S)
 #: The source marks after a value (superscript codes), which are not words.
 _MARK: Final = re.compile(r"<sup\b.*?</sup>", re.S)
 _TAG: Final = re.compile(r"<[^>]+>")
@@ -50,27 +52,28 @@ class ScoringRules:
         return [text for text in found if text]
 
 
-_CACHE: Final[LruCache[str, ScoringRules]] = LruCache(64)
+_CACHE: Final[LruCache[tuple[str, str], ScoringRules]] = LruCache(64)
 
 
 def scoring_rules(ruleset: Ruleset, fingerprint: str) -> ScoringRules:
-    """The sentences of the sheet of ``ruleset`` (whose rules' fingerprint is given)."""
-    return _CACHE.get(fingerprint, lambda: _read(sheet_html(ruleset)))
+    """The sentences of the sheet of ``ruleset`` (whose rules' fingerprint is given),
+    in the current language."""
+    return _CACHE.get((fingerprint, current_locale()), lambda: _read(sheet_html(ruleset)))
 
 
 def _read(page: str) -> ScoringRules:
     section = _SECTION.search(page)
-    items = [] if section is None else [_text(item) for item in _ITEM.findall(section[1])]
+    items = {} if section is None else dict(_ITEM.findall(section[1]))
 
-    def starting(*prefixes: str) -> str | None:
-        return next((text for text in items if text.startswith(prefixes)), None)
+    def scoring(outcome: str) -> str | None:
+        return _text(items[outcome]) if outcome in items else None
 
     return ScoringRules(
-        knock=starting("A knock"),
-        undercut=starting("Undercut"),
-        gin=starting("Gin"),
-        big_gin=starting("Big gin"),
-        spades=starting("Spades double"),
+        knock=scoring("knock"),
+        undercut=scoring("undercut"),
+        gin=scoring("gin"),
+        big_gin=scoring("big_gin"),
+        spades=scoring("spades"),
     )
 
 

@@ -31,7 +31,7 @@ class GinrulesFlask(Flask):
 
 def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     """The site, configured from the environment and then ``overrides``."""
-    from ginrules.web import db_health, forms, request_guards, security, settings, storage
+    from ginrules.web import db_health, forms, locales, request_guards, security, settings, storage
     from ginrules.web.views import (
         api,
         bot_game,
@@ -61,6 +61,7 @@ def create_app(overrides: Mapping[str, Any] | None = None) -> Flask:
     security.install(app)
     db_health.install(app)
     request_guards.install(app)
+    locales.install(app)  # first of all: every answer, refusals too, in the reader's language
     for area in (rulesets, prints, builder, houserules, api, table_api, table_live, table_pages):
         app.register_blueprint(area.blueprint)
     app.register_blueprint(table_files.blueprint)

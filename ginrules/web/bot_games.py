@@ -51,6 +51,7 @@ from ginrules.words.game import (
     hand_header,
     knock_limit_words,
     net_line,
+    person,
     results_lines,
     score_line,
     seat_names,
@@ -226,7 +227,8 @@ def game_json(played: Played) -> dict[str, Any]:
                 for score in snapshot.games
             ],
             "sides": [
-                side_name(config, names, side) for side in range(len(snapshot.games[0].points))
+                person(side_name(config, names, side))
+                for side in range(len(snapshot.games[0].points))
             ],
             "line": score_line(config, names, snapshot),
         },
@@ -269,7 +271,7 @@ def _hand_json(played: Played, names: list[str], view: CardView) -> dict[str, An
         "phase": seen.phase.value,
         "prompt": words.prompt(seen.phase, top, TAKE in session.legal(), opponent, view),
         "opponent": opponent,
-        "dealer": names[deal.seats[deal.dealer]],
+        "dealer": person(names[deal.seats[deal.dealer]]),
         "knock_limit": seen.knock_limit,
         "knock_limit_text": knock_limit_words(config, hand, view),
         "doubled": config.spades_doubled(hand.upcard),
@@ -279,8 +281,11 @@ def _hand_json(played: Played, names: list[str], view: CardView) -> dict[str, An
         "pile_count": len(seen.pile),
         "pile_size": words.pile_size(len(seen.pile)),
         "stock_left": seen.stock_left,
+        "stock_words": words.stock_left(seen.stock_left),
         "dead_at": config.stock_end_cards_left,
+        "dead_at_words": words.dead_at(config.stock_end_cards_left),
         "opponent_cards": seen.opponent_cards,
+        "opponent_holds": words.opponent_holds(opponent, seen.opponent_cards),
         "opponent_known": _cards(sort_for_display(mask_to_cards(seen.opponent_known))),
         "knock": _knock_json(played, opponent, view) if seen.phase is Phase.LAYOFF else None,
     }

@@ -26,7 +26,9 @@ from ginrules.web import authorship, refs
 from ginrules.words import builder as words
 from ginrules.words import departures
 from ginrules.words.departures import quote_lines
+from ginrules.words.diagnostics import expected as diagnostic_expected
 from ginrules.words.diagnostics import message as diagnostic_message
+from ginrules.words.i18n import _
 
 #: Words fields of the form, beside the knobs.
 WORD_FIELDS: Final = ("name", "author", "description", "notes")
@@ -89,7 +91,12 @@ class Control:
         for option, label in self.options:
             if option == value:
                 return label
-        return value or "none"
+        return value or words.value(self.knob.dotted, None)
+
+    @property
+    def description(self) -> Markup:
+        """The schema's description of the knob, in the current language, names as code."""
+        return code_spans(_(self.knob.description))
 
     @property
     def sources(self) -> list[tuple[str, str, list[str]]]:
@@ -127,6 +134,14 @@ def departure_words(diagnostic: Diagnostic) -> str:
     return diagnostic_message(diagnostic)
 
 
+@dataclass(frozen=True)
+class FormSection:
+    """A section of the schema as the form shows it: its title in the current language."""
+
+    name: str
+    title: str
+
+
 def sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:
     return [
         (section, [_control(k) for k in section.knobs]) for section in ruleset_schema.sections()
@@ -139,13 +154,13 @@ def common() -> list[Control]:
     return [_control(by_name[name]) for name in words.COMMON if name in by_name]
 
 
-def more_sections() -> list[tuple[ruleset_schema.Section, list[Control]]]:
+def more_sections() -> list[tuple[FormSection, list[Control]]]:
     """Every other knob, by section (sections left empty are left out)."""
     found = []
     for section, controls in sections():
         rest = [c for c in controls if c.field not in words.COMMON]
         if rest:
-            found.append((section, rest))
+            found.append((FormSection(section.name, _(section.title)), rest))
     return found
 
 
@@ -247,7 +262,7 @@ def read_form(form: Mapping[str, str], base: str) -> Submission:
     submission = Submission(values, base)
     loaded = refs.shipped(base)
     if loaded is None:
-        submission.general.append(f"unknown base ruleset {base!r}")
+        submission.general.append(words.unknown_base(base))
         return submission
     document: dict[str, Any] = {"name": values["name"].strip()}
     # Always written, even empty: the base's words are not the table's, and
@@ -268,7 +283,7 @@ def read_form(form: Mapping[str, str], base: str) -> Submission:
         if not ruleset_schema.same_value(value, loaded.ruleset.value(knob.dotted)):
             document.setdefault(knob.section, {})[knob.name] = value
     if not document["name"]:
-        submission.add("name", "give your house rules a name")
+        submission.add("name", words.name_needed())
     submission.yaml_text = to_yaml(document)
     # Validate what could be read even when some fields could not, so every
     # problem is reported at once (the unreadable fields keep their base value).
@@ -298,7 +313,8 @@ def _place(submission: Submission, diagnostic: Diagnostic) -> None:
     if dotted and message.startswith(dotted + " "):
         message = message[len(dotted) + 1 :]  # shown beside its field: no need to name it
     message = words.plain_message(message)
-    text = message + (f" (expected {diagnostic.expected})" if diagnostic.expected else "")
+    wanted = diagnostic_expected(diagnostic)
+    text = words.expected(message, wanted) if wanted else message
     if len(path) >= 2 and f"{path[0]}.{path[1]}" in submission.values:
         submission.add(f"{path[0]}.{path[1]}", text)
     elif path and str(path[0]) in submission.values:
@@ -310,27 +326,27 @@ def _place(submission: Submission, diagnostic: Diagnostic) -> None:
 def _parse(knob: ruleset_schema.Knob, raw: str) -> object:
     if knob.choices is not None:
         if raw not in {str(c) for c in knob.choices}:
-            raise ValueError(f"choose one of {', '.join(str(c) for c in knob.choices)}")
+            raise ValueError(words.choose_one_of(", ".join(str(c) for c in knob.choices)))
         return raw
     if "boolean" in knob.types:
         if raw not in ("true", "false"):
-            raise ValueError("choose yes or no")
+            raise ValueError(words.choose_yes_or_no())
         return raw == "true"
     if raw == "":
         if "null" in knob.types:
             return None
-        raise ValueError("give a number")
+        raise ValueError(words.give_a_number())
     if "integer" in knob.types and "number" not in knob.types:
         try:
             return int(raw)
         except ValueError:
-            raise ValueError(f"{raw!r} is not a whole number") from None
+            raise ValueError(words.not_whole_number(raw)) from None
     try:
         number = float(raw)
     except ValueError:
-        raise ValueError(f"{raw!r} is not a number") from None
+        raise ValueError(words.not_a_number(raw)) from None
     if not math.isfinite(number):
-        raise ValueError(f"{raw!r} is not a number")
+        raise ValueError(words.not_a_number(raw))
     return int(number) if number.is_integer() else number
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from flask import Response, abort, current_app, jsonify, request
 
 from ginrules.words.inputs import duplicate_key, duplicate_keys
-from ginrules.words.tables import input_problem
+from ginrules.words.tables import input_problem, unknown_fields
 
 
 class BadInput(Exception):
@@ -112,7 +112,7 @@ def json_object(keys: frozenset[str]) -> dict[str, Any]:
         raise field_error(400, "body", input_problem("not_object"))
     unknown = sorted(set(data) - keys)
     if unknown:
-        message = input_problem("unknown", names=", ".join(unknown))
+        message = unknown_fields(unknown)
         raise BadInput(400, message, [{"field": name, "message": message} for name in unknown])
     return data
 

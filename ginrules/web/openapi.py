@@ -13,6 +13,8 @@ from ginrules.web import openapi_bot, openapi_tables, openapi_versions
 from ginrules.web.refs import SHIPPED_NAME_PATTERN
 from ginrules.web.storage import MAX_VERSION, SLUG_PATTERN
 from ginrules.web.tables import UNLISTED, VISIBILITIES
+from ginrules.words.i18n import LANGUAGES
+from ginrules.words.languages import API_LANGUAGE
 from ginrules.words.versions import API_LIST
 
 _REF = {"type": "string", "pattern": f"^{SHIPPED_NAME_PATTERN}$"}
@@ -43,6 +45,7 @@ _NOT_FOUND_PAGE = {
 
 #: Who finds a house rule: by its link only, or on the home page too.
 _VISIBILITY: dict[str, Any] = {"type": "string", "enum": list(VISIBILITIES)}
+_LANGUAGE: dict[str, Any] = {"type": ["string", "null"], "enum": [*LANGUAGES, None]}
 
 
 def _url() -> dict[str, Any]:
@@ -65,6 +68,7 @@ def document(base_url: str) -> dict[str, Any]:
         "forked_from": {"type": ["string", "null"]},
         "forked_from_name": {"type": ["string", "null"]},
         "visibility": _VISIBILITY,
+        "language": {**_LANGUAGE, "description": API_LANGUAGE},
         **{
             name: _url()
             for name in (
@@ -394,6 +398,7 @@ def document(base_url: str) -> dict[str, Any]:
                         },
                         "forked_from": {"type": "string"},
                         "visibility": {**_VISIBILITY, "default": UNLISTED},
+                        "language": {**_LANGUAGE, "description": API_LANGUAGE},
                     },
                     "oneOf": [{"required": ["yaml"]}, {"required": ["ruleset"]}],
                 },

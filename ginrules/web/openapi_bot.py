@@ -1,4 +1,9 @@
-"""The bot game's part of the OpenAPI document (merged by :mod:`ginrules.web.openapi`)."""
+"""The bot game's part of the OpenAPI document (merged by :mod:`ginrules.web.openapi`).
+
+The keys, the phases, the move kinds and the actions are the machine's and stay
+English; the texts (``prompt``, ``label``, ``*_words``, the lines) are in the
+request's language (``?lang=``, as on the site).
+"""
 
 from __future__ import annotations
 
@@ -131,8 +136,11 @@ def schemas() -> dict[str, Any]:
             "pile_count": {"type": "integer", "minimum": 0},
             "pile_size": {"type": "string"},
             "stock_left": {"type": "integer", "minimum": 0},
+            "stock_words": {"type": "string"},
             "dead_at": {"type": "integer", "minimum": 0},
+            "dead_at_words": {"type": "string"},
             "opponent_cards": {"type": "integer", "minimum": 0},
+            "opponent_holds": {"type": "string"},
             "opponent_known": _CARDS,
             "knock": {
                 "type": ["object", "null"],

@@ -1,4 +1,9 @@
-"""The card table's part of the OpenAPI document (merged by :mod:`ginrules.web.openapi`)."""
+"""The card table's part of the OpenAPI document (merged by :mod:`ginrules.web.openapi`).
+
+The keys, the event kinds, the CSV's columns and the table export are the machine's
+and stay English in every language; only the error messages are in the request's
+language (``?lang=``, as on the site).
+"""
 
 from __future__ import annotations
 

@@ -12,12 +12,15 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
-from ginrules.web.tables import LISTED, UNLISTED, house_rules, versions
+from ginrules.web.tables import LISTED, UNLISTED, VISIBILITIES, form_tokens, house_rules, versions
+from ginrules.words.i18n import LANGUAGES
 from ginrules.words.versions import too_many_versions
 
 SLUG_ALPHABET: Final = "23456789abcdefghjkmnpqrstuvwxyz"
@@ -55,6 +58,16 @@ class TooManyVersions(StorageError):
     def __init__(self, limit: int) -> None:
         super().__init__(too_many_versions(limit))
         self.limit = limit
+
+
+class Unchanged(Enum):
+    """A save that leaves a house rule's setting as it is (its table language)."""
+
+    KEEP = "keep"
+
+
+#: Keep the house rule's table language (``Store.add_version``).
+KEEP: Final = Unchanged.KEEP
 
 
 class ChangeSummary(NamedTuple):
@@ -106,6 +119,8 @@ class Version:
     visibility: str = UNLISTED
     #: The name of the version it was forked from (None when it is no fork).
     forked_from_name: str | None = None
+    #: The house rule's table language when this was read (None: each reader's own).
+    language: str | None = None
 
     @property
     def listed(self) -> bool:
@@ -181,7 +196,7 @@ def latest_number() -> sa.ScalarSelect[Any]:
 
 def house_rule_columns() -> list[Any]:
     """What every version read carries of its house rule: slug, fork origin (and that
-    version's name), visibility, and the newest version number."""
+    version's name), visibility, table language, and the newest version number."""
     parent = versions.alias("parent")
     parent_rule = house_rules.alias("parent_rule")
     parent_name = (
@@ -199,6 +214,7 @@ def house_rule_columns() -> list[Any]:
         house_rules.c.forked_from_slug,
         house_rules.c.forked_from_version,
         house_rules.c.visibility,
+        house_rules.c.language,
         parent_name.label("forked_from_name"),
         latest_number().label("latest"),
     ]
@@ -243,4 +259,26 @@ def version_of(row: Any) -> Version:
         forked_from=forked,
         visibility=str(row.visibility),
         forked_from_name=None if forked is None else row.forked_from_name,
+        language=row.language,
     )
+
+
+def check_visibility(visibility: str) -> None:
+    if visibility not in VISIBILITIES:
+        raise StorageError(f"visibility is {' or '.join(VISIBILITIES)}")
+
+
+def check_language(language: str | None) -> None:
+    """A table language is one the site speaks, or None (each reader's own)."""
+    if language is not None and language not in LANGUAGES:
+        raise StorageError(f"language is {', '.join(LANGUAGES)} or none")
+
+
+def record_token(
+    connection: Connection, token: str | None, slug: str, number: int, now: datetime
+) -> None:
+    """Record a form's one-time token with the save it made (same transaction)."""
+    if token:
+        connection.execute(
+            sa.insert(form_tokens).values(token=token, slug=slug, number=number, created_at=now)
+        )

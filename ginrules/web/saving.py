@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from ginrules.rules.compile import compile_ruleset
@@ -19,15 +19,18 @@ from ginrules.rules.load import Ruleset
 from ginrules.web import authorship, forms, refs, version_history, version_pages
 from ginrules.web.storage import (
     FORM_TOKEN_PATTERN,
+    KEEP,
     Draft,
     Store,
+    Unchanged,
     Version,
     hash_secret,
     new_secret,
     secret_matches,
 )
 from ginrules.web.tables import UNLISTED, VISIBILITIES
-from ginrules.words.diagnostics import message as diagnostic_message
+from ginrules.words.diagnostics import worded
+from ginrules.words.i18n import LANGUAGES, _
 
 #: The file name that diagnostics of submitted text carry.
 SUBMITTED: str = "your rules"
@@ -55,7 +58,7 @@ def read_yaml(text: str) -> tuple[Ruleset | None, list[Diagnostic], str]:
         problem = Diagnostic(
             "error",
             SUBMITTED,
-            "say which ruleset yours starts from, e.g. extends: classic",
+            _("say which ruleset yours starts from, e.g. extends: classic"),
             1,
             1,
             ("extends",),
@@ -67,10 +70,8 @@ def read_yaml(text: str) -> tuple[Ruleset | None, list[Diagnostic], str]:
 
 
 def _worded(diagnostic: Diagnostic) -> Diagnostic:
-    """An error worded elsewhere (its data says what it is) with its words as its message."""
-    if diagnostic.severity != "error" or diagnostic.departure is None:
-        return diagnostic
-    return replace(diagnostic, message=diagnostic_message(diagnostic))
+    """An error with its words (message, expected, hint) in the reader's language."""
+    return worded(diagnostic) if diagnostic.severity == "error" else diagnostic
 
 
 def draft(ruleset: Ruleset, text: str, base: str) -> Draft:
@@ -110,8 +111,10 @@ def save_new(
     *,
     visibility: str = UNLISTED,
     form_token: str | None = None,
+    language: str | None = None,
 ) -> Saved:
-    """Save a new house rule, version 1, with a fresh edit secret.
+    """Save a new house rule, version 1, with a fresh edit secret and its table
+    ``language`` (None: each reader's own; never part of the rules or their fingerprint).
 
     A ``form_token`` used before saves nothing: ``storage.AlreadySaved``."""
     secret = new_secret()
@@ -122,6 +125,7 @@ def save_new(
         visibility=visibility,
         form_token=form_token,
         summary=version_history.FIRST.to_text(),
+        language=language,
     )
     return Saved(version, secret)
 
@@ -135,9 +139,11 @@ def save_version(
     *,
     visibility: str | None = None,
     form_token: str | None = None,
+    language: str | Unchanged | None = KEEP,
 ) -> Version:
     """Save the next version of a house rule (the caller checked the edit secret),
-    with what it changed against the latest (parsed once: the parse is kept)."""
+    with what it changed against the latest (parsed once: the parse is kept).
+    ``visibility`` None and ``language`` KEEP keep the house rule's."""
     summary = version_pages.summary_after(refs.saved(store, slug), ruleset)
     return store.add_version(
         slug,
@@ -145,12 +151,14 @@ def save_version(
         visibility=visibility,
         form_token=form_token,
         summary=summary,
+        language=language,
     )
 
 
 @dataclass(frozen=True)
 class SaveOptions:
-    """A form's save options: its one-time token and the visibility chosen."""
+    """A form's save options: its one-time token, the visibility and the table
+    language chosen."""
 
     #: None when the form sent none (or not one this site makes): no check of repeats.
     form_token: str | None
@@ -158,20 +166,42 @@ class SaveOptions:
     visibility: str | None
     #: What the form sent, to show it again.
     sent: str
+    #: The table language chosen, ``""`` for each reader's own; None when the form
+    #: sent a value that is none of the choices.
+    language: str | None = ""
+    #: What the form sent as the language, to show it again.
+    language_sent: str = ""
 
     @property
     def shown(self) -> str:
         return self.visibility or self.sent
 
+    @property
+    def ok(self) -> bool:
+        """Every option is one of its choices."""
+        return self.visibility is not None and self.language is not None
 
-def save_options(form: Mapping[str, str], default: str = UNLISTED) -> SaveOptions:
-    """Read ``form_token`` and ``visibility`` from a posted form."""
+    @property
+    def table_language(self) -> str | None:
+        """The language to store: None (NULL) for each reader's own."""
+        return self.language or None
+
+
+def save_options(
+    form: Mapping[str, str], default: str = UNLISTED, language: str | None = None
+) -> SaveOptions:
+    """Read ``form_token``, ``visibility`` and ``language`` from a posted form; what it
+    leaves out is the ``default`` visibility and the table ``language`` given (an edit:
+    the house rule's own)."""
     token = str(form.get("form_token", ""))
     sent = str(form.get("visibility", default))
+    chosen = str(form.get("language", language or ""))
     return SaveOptions(
         token if re.fullmatch(FORM_TOKEN_PATTERN, token) else None,
         sent if sent in VISIBILITIES else None,
         sent,
+        chosen if chosen == "" or chosen in LANGUAGES else None,
+        chosen,
     )
 
 

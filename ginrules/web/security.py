@@ -18,6 +18,7 @@ from ginrules.web import ratelimit
 from ginrules.web.ratelimit import count_request as count_request
 from ginrules.web.ratelimit import limited as limited
 from ginrules.web.storage import NotFound, StorageError
+from ginrules.words import guards as words
 
 CSP: Final = "; ".join(
     (
@@ -67,14 +68,6 @@ def problem(status: int, message: str, **extra: Any) -> Response:
     return response
 
 
-_MESSAGES: Final = {
-    400: "The request could not be read.",
-    404: "There is nothing here. Check the link, or start from the home page.",
-    405: "That method is not allowed here.",
-    413: "That is too large: a ruleset is at most 64 KiB, a request at most 128 KiB.",
-}
-
-
 def install(app: Flask) -> None:
     csrf.init_app(app)
     ratelimit.install(app)  # limited, count_request: shared counters, trusted proxies
@@ -86,17 +79,13 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_failed(error: CSRFError) -> Response:
-        return problem(
-            400,
-            "This form has expired or did not come from this site; reload the page and"
-            " save again (what you typed is kept when you go back).",
-        )
+        return problem(400, words.form_expired())
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> Response:
         status = error.code or 500
         # A 429 says which allowance is used up (ginrules.web.ratelimit words it).
-        message = _MESSAGES.get(status) or error.description or "Something went wrong."
+        message = words.refused(status) or error.description or words.went_wrong()
         response = problem(status, message)
         for name in ("Allow", "Retry-After"):  # what the standard answer carries
             value = error.get_response().headers.get(name)
@@ -106,11 +95,11 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(NotFound)
     def no_such_rules(error: NotFound) -> Response:
-        return problem(404, _MESSAGES[404])
+        return problem(404, words.refused(404) or "")
 
     @app.errorhandler(StorageError)
     def not_saved(error: StorageError) -> Response:
-        return problem(409, f"Not saved: {error}. Nothing was changed; what you sent is kept.")
+        return problem(409, words.not_saved(str(error)))
 
     @app.errorhandler(OperationalError)
     def database_down(error: OperationalError) -> Response:
@@ -121,4 +110,4 @@ def install(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
         log.exception("unexpected error on %s %s", request.method, request.path)
-        return problem(500, "Something went wrong on our side; nothing was saved.")
+        return problem(500, words.failed_here())

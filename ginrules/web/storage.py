@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from ginrules.web import db_health
 from ginrules.web.records import (
     FORM_TOKEN_PATTERN,
+    KEEP,
     MAX_VERSION,
     SLUG_ALPHABET,
     SLUG_LENGTH,
@@ -35,14 +36,18 @@ from ginrules.web.records import (
     Origin,
     StorageError,
     TooManyVersions,
+    Unchanged,
     Version,
     _normal_url,
     as_utc,
+    check_language,
+    check_visibility,
     default_url,
     hash_secret,
     new_form_token,
     new_secret,
     new_slug,
+    record_token,
     secret_matches,
     select_versions,
     utc_now,
@@ -51,15 +56,14 @@ from ginrules.web.records import (
 from ginrules.web.settings import DEFAULT_DB_TIMEOUT, DEFAULT_MAX_VERSIONS
 from ginrules.web.tables import (
     LISTED,
-    MIGRATIONS,
     UNLISTED,
-    VISIBILITIES,
+    applied_migrations,
     form_tokens,
     house_rules,
-    metadata,
-    migrations_table,
+    upgrade,
     versions,
 )
+from ginrules.words.i18n import _
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -68,6 +72,7 @@ if TYPE_CHECKING:
 #: Re-exported from :mod:`ginrules.web.records`: callers import them from here.
 __all__ = [
     "FORM_TOKEN_PATTERN",
+    "KEEP",
     "MAX_VERSION",
     "SLUG_ALPHABET",
     "SLUG_LENGTH",
@@ -81,6 +86,7 @@ __all__ = [
     "StorageError",
     "Store",
     "TooManyVersions",
+    "Unchanged",
     "Version",
     "as_utc",
     "default_url",
@@ -102,15 +108,17 @@ def _check(draft: Draft) -> None:
         column = versions.c[name]
         length = getattr(column.type, "length", None)
         if not isinstance(value, str):
-            raise StorageError(f"{name} must be text")
+            raise StorageError(_("{name} must be text").format(name=name))
         if length is not None and len(value) > length:
-            raise StorageError(f"{name} is longer than {length} characters")
+            raise StorageError(
+                _("{name} is longer than {length} characters").format(name=name, length=length)
+            )
         if "\x00" in value:
-            raise StorageError(f"{name} contains a NUL character")
+            raise StorageError(_("{name} contains a NUL character").format(name=name))
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            raise StorageError(f"{name} is not valid Unicode text") from None
+            raise StorageError(_("{name} is not valid Unicode text").format(name=name)) from None
 
 
 def insert_under_fresh_slug(
@@ -121,7 +129,7 @@ def insert_under_fresh_slug(
 ) -> str:
     """Run ``insert`` in one transaction under a new random slug, trying another on
     the rare collision (``taken``); the slug it was saved under."""
-    for _ in range(8):
+    for _attempt in range(8):
         slug = new_slug()
         try:
             with engine.begin() as connection:
@@ -131,7 +139,7 @@ def insert_under_fresh_slug(
                 continue
             raise StorageError(f"the {what} could not be saved") from None
         return slug
-    raise StorageError("no free short link found; try again")
+    raise StorageError(_("no free short link found; try again"))
 
 
 class Store:
@@ -170,29 +178,10 @@ class Store:
 
     def upgrade(self) -> list[str]:
         """Apply the migrations not yet recorded; the names applied now."""
-        with self.engine.begin() as connection:
-            metadata.create_all(connection, tables=[migrations_table])
-        applied = []
-        done = set(self.current())
-        for name, step in MIGRATIONS:
-            if name in done:
-                continue
-            with self.engine.begin() as connection:
-                step(connection)
-                connection.execute(
-                    sa.insert(migrations_table).values(name=name, applied_at=utc_now())
-                )
-            applied.append(name)
-        return applied
+        return upgrade(self.engine, utc_now)
 
     def current(self) -> list[str]:
-        if not sa.inspect(self.engine).has_table("schema_migrations"):
-            return []
-        with self.engine.connect() as connection:
-            rows = connection.execute(
-                sa.select(migrations_table.c.name).order_by(migrations_table.c.name)
-            )
-            return [row.name for row in rows]
+        return applied_migrations(self.engine)
 
     # -- saving -------------------------------------------------------------------------
 
@@ -205,13 +194,16 @@ class Store:
         visibility: str = UNLISTED,
         form_token: str | None = None,
         summary: str | None = None,
+        language: str | None = None,
     ) -> Version:
         """A new house rule with ``draft`` as version 1, under a fresh random slug.
 
         With a ``form_token`` already used, nothing is saved: :class:`AlreadySaved`
-        names what the first save stored. ``summary``: version 1's (JSON) summary."""
+        names what the first save stored. ``summary``: version 1's (JSON) summary;
+        ``language``: the table language (None: each reader's own)."""
         now = utc_now()
-        _check_visibility(visibility)
+        check_visibility(visibility)
+        check_language(language)
         self._check_token(form_token)
 
         def insert(connection: Connection, slug: str) -> None:
@@ -225,11 +217,12 @@ class Store:
                     forked_from_slug=forked_from[0] if forked_from else None,
                     forked_from_version=forked_from[1] if forked_from else None,
                     visibility=visibility,
+                    language=language,
                 )
                 .returning(house_rules.c.id)
             ).scalar_one()
             self._insert_version(connection, rule_id, 1, draft, now, summary)
-            _record_token(connection, form_token, slug, 1, now)
+            record_token(connection, form_token, slug, 1, now)
 
         try:
             slug = insert_under_fresh_slug(self.engine, insert, self._slug_taken, "house rules")
@@ -248,6 +241,7 @@ class Store:
         visibility: str | None = None,
         form_token: str | None = None,
         summary: ChangeSummary | None = None,
+        language: str | Unchanged | None = KEEP,
     ) -> Version:
         """Save ``draft`` as the next version of ``slug``, refused past ``max_versions``
         (:class:`TooManyVersions`).
@@ -256,15 +250,19 @@ class Store:
         locks it on both databases, so concurrent saves of one house rule take turns
         and each counts the versions after the one before it committed. Should a
         number still be taken (unique constraint), the save counts again.
-        ``visibility`` None keeps the house rule's; a used ``form_token`` saves nothing
-        (:class:`AlreadySaved`). ``summary`` is stored when it was worked out against
-        the version before this one (else NULL: the history works it out when shown).
+        ``visibility`` None (``language`` :data:`KEEP`) keeps the house rule's; a used
+        ``form_token`` saves nothing (:class:`AlreadySaved`). ``summary`` is stored when
+        it was worked out against the version before this one (else NULL: the history
+        works it out when shown).
         """
         _check(draft)
         changes: dict[str, object] = {}
         if visibility is not None:
-            _check_visibility(visibility)
+            check_visibility(visibility)
             changes["visibility"] = visibility
+        if not isinstance(language, Unchanged):
+            check_language(language)
+            changes["language"] = language
         self._check_token(form_token)
         number = 0
         for attempt in range(10):
@@ -291,16 +289,16 @@ class Store:
                         raise TooManyVersions(self.max_versions)
                     kept = summary.text if summary and summary.previous == number - 1 else None
                     self._insert_version(connection, rule_id, number, draft, now, kept)
-                    _record_token(connection, form_token, slug, number, now)
+                    record_token(connection, form_token, slug, number, now)
             except IntegrityError:
                 self._check_token(form_token)  # a save with the same token won the race
                 if self.get(slug, number) is not None:
                     continue  # another save took that number: count again
-                raise StorageError("the new version could not be saved") from None
+                raise StorageError(_("the new version could not be saved")) from None
             found = self.get(slug, number)
             assert found is not None
             return found
-        raise StorageError("too many saves at once; try again")
+        raise StorageError(_("too many saves at once; try again"))
 
     @staticmethod
     def _insert_version(
@@ -392,6 +390,14 @@ class Store:
         with self.engine.connect() as connection:
             return [version_of(row) for row in connection.execute(query)]
 
+    def table_language(self, slug: str) -> str | None:
+        """The table language of house rule ``slug`` (None: each reader's own, or no such)."""
+        with self.engine.connect() as connection:
+            value = connection.execute(
+                sa.select(house_rules.c.language).where(house_rules.c.slug == slug)
+            ).scalar_one_or_none()
+        return None if value is None else str(value)
+
     def edit_hash(self, slug: str) -> str | None:
         with self.engine.connect() as connection:
             value = connection.execute(
@@ -412,20 +418,6 @@ class Store:
             return int(
                 connection.execute(sa.select(sa.func.count()).select_from(house_rules)).scalar_one()
             )
-
-
-def _check_visibility(visibility: str) -> None:
-    if visibility not in VISIBILITIES:
-        raise StorageError(f"visibility is {' or '.join(VISIBILITIES)}")
-
-
-def _record_token(
-    connection: Connection, token: str | None, slug: str, number: int, now: datetime
-) -> None:
-    if token:
-        connection.execute(
-            sa.insert(form_tokens).values(token=token, slug=slug, number=number, created_at=now)
-        )
 
 
 def get_store() -> Store:

@@ -6,6 +6,10 @@ replays it from the log. The pad's lines and end rows are the engine's
 takes the same lines and the engine's scored entries, one row per two-player
 hand. The JSON is the table itself, its pinned rules and its whole log, which
 :mod:`ginrules.web.table_import` brings back as a new table.
+
+The pad is printed in the reader's language. The CSV and the JSON are machine
+formats: their column names, keys and values are English and the same in every
+language, so a spreadsheet or a script that reads them by name keeps working.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from ginrules.sheets.filled import PadFill, PadLine, pad_fill
 from ginrules.sheets.render import Paper, SheetOptions, filled_scorepad_html, filled_scorepad_pdf
 from ginrules.web.table_service import TableState
 from ginrules.web.table_store import CardTable
-from ginrules.words.i18n import format_list
+from ginrules.words.i18n import SOURCE_LOCALE, format_list, use_locale
 from ginrules.words.table_files import hand_columns, total_column
 
 #: The version of the table export's shape (its ``ginrules_table`` field).
@@ -132,8 +136,11 @@ def hand_rows(now: TableState) -> list[list[str | int]]:
 
 
 def hands_csv(now: TableState) -> str:
+    """The hands as CSV, in English whatever the reader's language (a machine format)."""
+    with use_locale(SOURCE_LOCALE):
+        rows = hand_rows(now)
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(hand_rows(now))
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
     return out.getvalue()
 
 
@@ -158,7 +165,8 @@ def _cell(value: str | int) -> str | int:
 
 def export(now: TableState) -> dict[str, Any]:
     """The table as :mod:`ginrules.web.table_import` reads it: players, who won the cut,
-    the pinned rules (their reference, name, fingerprint and YAML) and the whole log."""
+    the pinned rules (their reference, name, fingerprint and YAML) and the whole log.
+    Its keys and values are the same in every language (nothing here is worded)."""
     table = now.table
     return {
         "ginrules_table": EXPORT_VERSION,

@@ -12,6 +12,9 @@ under a new slug and a new scorer key:
 - the log: numbered 1, 2, 3 ..., every change readable and taken by the engine
   after the ones before it, as the table took it when it was recorded (a 422 at
   ``events.<i>.event``, down to the entry's field when the engine names one).
+
+The format is the machine's: its keys, event kinds and version stay English
+whatever language the site speaks; only the refusals are worded for people.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from ginrules.web.table_store import CardTable, PinnedRules, StoredEvent, TableS
 from ginrules.words.diagnostics import message as diagnostic_message
 from ginrules.words.problems import message
 from ginrules.words.table_files import import_refused
-from ginrules.words.tables import input_problem, table_refused
+from ginrules.words.tables import input_problem, table_refused, unknown_fields
 
 #: The fields of an export, of its rules and of each change of its log.
 KEYS: Final = frozenset({"ginrules_table", "players", "first_dealers", "rules", "events"})
@@ -172,7 +175,7 @@ def _object(value: object, field: str, keys: frozenset[str]) -> dict[str, Any]:
         raise field_error(400, field, input_problem("not_object"))
     unknown = sorted(set(value) - keys)
     if unknown:
-        text = input_problem("unknown", names=", ".join(unknown))
+        text = unknown_fields(unknown)
         raise BadInput(
             400, text, [{"field": f"{field}.{name}", "message": text} for name in unknown]
         )

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Final
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 
 metadata = sa.MetaData()
 
@@ -28,6 +29,10 @@ house_rules = sa.Table(
     #: ``unlisted`` (only people with the link find it) or ``listed`` on the home page;
     #: added by migration 0004 (rows from before it are unlisted: nobody was asked).
     sa.Column("visibility", sa.String(10), nullable=False, server_default=UNLISTED),
+    #: The table language (``ginrules.words.i18n.LANGUAGES``): the share link, the QR code
+    #: and the house rule's own pages open in it; NULL: each reader's own language.
+    #: Added by migration 0008 (rows from before it follow their readers).
+    sa.Column("language", sa.String(16), nullable=True),
 )
 
 versions = sa.Table(
@@ -171,13 +176,21 @@ migrations_table = sa.Table(
 )
 
 
+#: The columns of house_rules that later migrations added (0004, 0008).
+_LATER_HOUSE_RULE_COLUMNS: Final = frozenset({"visibility", "language"})
+
+
 def _create_tables(connection: Connection) -> None:
-    # house_rules as it was before 0004 added its visibility.
+    # house_rules as it was before 0004 added its visibility and 0008 its language.
     before = sa.MetaData()
     first = sa.Table(
         "house_rules",
         before,
-        *(column._copy() for column in house_rules.columns if column.name != "visibility"),
+        *(
+            column._copy()
+            for column in house_rules.columns
+            if column.name not in _LATER_HOUSE_RULE_COLUMNS
+        ),
     )
     before.create_all(connection, tables=[first])
     # versions as it was before 0005 added its summary.
@@ -225,6 +238,11 @@ def _add_edit_handoffs_and_repair_text(connection: Connection) -> None:
     text_repair.repair_stored_text(connection)
 
 
+def _add_table_language(connection: Connection) -> None:
+    column = sa.schema.CreateColumn(house_rules.c.language).compile(dialect=connection.dialect)
+    connection.execute(sa.text(f"ALTER TABLE {house_rules.name} ADD COLUMN {column}"))
+
+
 #: Named schema steps, in order; each runs once, in its own transaction. The first
 #: creates the tables from the definitions above; a later step that changes a table
 #: must also make this one create the table as it was before that change.
@@ -236,4 +254,33 @@ MIGRATIONS: Final[Sequence[tuple[str, Callable[[Connection], None]]]] = (
     ("0005_version_summaries", _add_version_summaries),
     ("0006_rate_limit_counters", _create_rate_limit_tables),
     ("0007_edit_handoffs_and_text_repair", _add_edit_handoffs_and_repair_text),
+    ("0008_house_rule_table_language", _add_table_language),
 )
+
+
+def applied_migrations(engine: Engine) -> list[str]:
+    """The names of the migrations recorded as applied, in order."""
+    if not sa.inspect(engine).has_table(migrations_table.name):
+        return []
+    with engine.connect() as connection:
+        rows = connection.execute(
+            sa.select(migrations_table.c.name).order_by(migrations_table.c.name)
+        )
+        return [row.name for row in rows]
+
+
+def upgrade(engine: Engine, now: Callable[[], datetime]) -> list[str]:
+    """Apply the migrations not yet recorded, each in its own transaction with its
+    record; the names applied now."""
+    with engine.begin() as connection:
+        metadata.create_all(connection, tables=[migrations_table])
+    applied = []
+    done = set(applied_migrations(engine))
+    for name, step in MIGRATIONS:
+        if name in done:
+            continue
+        with engine.begin() as connection:
+            step(connection)
+            connection.execute(sa.insert(migrations_table).values(name=name, applied_at=now()))
+        applied.append(name)
+    return applied

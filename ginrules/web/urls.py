@@ -1,4 +1,8 @@
-"""Every public URL of a ruleset, built from ``PUBLIC_BASE_URL`` (never the Host header)."""
+"""Every public URL of a ruleset, built from ``PUBLIC_BASE_URL`` (never the Host header).
+
+A saved house rule with a table language gives its share link and QR codes in that
+language (``?lang=``, :mod:`ginrules.web.locales`): whoever scans it at the table reads
+the table's language, whatever their phone speaks."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from urllib.parse import quote
 from flask import current_app, url_for
 
 from ginrules.web import refs
+from ginrules.web.locales import QUERY
 
 
 def absolute(path: str) -> str:
@@ -27,28 +32,36 @@ def edit_url(slug: str, secret: str) -> str:
 def links(loaded: refs.Loaded) -> dict[str, str]:
     """Every URL of a ruleset or saved version (absolute, from the public base URL)."""
     if loaded.version is not None:
-        return version_links(loaded.version.slug, loaded.version.number)
+        version = loaded.version
+        return version_links(version.slug, version.number, version.language)
     return _links(loaded.ref, loaded.path, loaded.share_path)
 
 
-def version_links(slug: str, number: int) -> dict[str, str]:
+def version_links(slug: str, number: int, language: str | None = None) -> dict[str, str]:
     """Every URL of saved version ``number`` of ``slug``, from those two alone (a page
-    of versions parses none of them)."""
-    found = _links(f"h/{slug}/v{number}", f"/h/{slug}/v{number}", f"/h/{slug}")
+    of versions parses none of them), the share link and QR codes in the house rule's
+    table ``language`` when it has one."""
+    found = _links(f"h/{slug}/v{number}", f"/h/{slug}/v{number}", f"/h/{slug}", language)
     found["versions_url"] = absolute(f"/h/{slug}/versions")
     return found
 
 
-def _links(ref: str, path: str, share: str) -> dict[str, str]:
+def in_language(path: str, language: str | None) -> str:
+    """``path`` opening in ``language`` (``?lang=de``); as it is for None."""
+    return f"{path}?{QUERY}={language}" if language else path
+
+
+def _links(ref: str, path: str, share: str, language: str | None = None) -> dict[str, str]:
     return {
         "page_url": absolute(path),
-        "share_url": absolute(share),
+        "share_url": absolute(in_language(share, language)),
         "sheet_url": absolute(f"{path}/sheet"),
         "pdf_url": absolute(f"{path}/sheet.pdf"),
         "scorepad_url": absolute(f"{path}/scorepad"),
         "scorepad_pdf_url": absolute(f"{path}/scorepad.pdf"),
-        "qr_png_url": absolute(f"{share}/qr.png"),
-        "qr_svg_url": absolute(f"{share}/qr.svg"),
+        # The QR code of ?lang=xx leads to the share link in that language.
+        "qr_png_url": absolute(in_language(f"{share}/qr.png", language)),
+        "qr_svg_url": absolute(in_language(f"{share}/qr.svg", language)),
         "yaml_url": absolute(f"{path}.yaml"),
         "json_url": absolute(f"{path}.json"),
         "fork_url": absolute(build_url(ref)),

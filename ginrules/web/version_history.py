@@ -30,6 +30,7 @@ from ginrules import schema as ruleset_schema
 from ginrules.rules.diagnostics import RulesetError
 from ginrules.rules.diff import diff
 from ginrules.rules.load import Ruleset, load_ruleset_text
+from ginrules.sheets.marks import knob_label
 
 #: Versions migration 0005 reads at once (each at most 64 KiB of YAML).
 _BATCH: Final = 100
@@ -45,9 +46,10 @@ class Change:
 
     @property
     def label(self) -> str:
-        """``Gin bonus`` (a knob a later schema dropped keeps a label made of its name)."""
+        """``Gin bonus``, as the sheet names the knob, in the current language (a knob a
+        later schema dropped keeps a label made of its name)."""
         try:
-            return ruleset_schema.knob(self.knob).label
+            return knob_label(ruleset_schema.knob(self.knob))
         except KeyError:
             return self.knob.rsplit(".", 1)[-1].replace("_", " ").capitalize()
 

@@ -75,6 +75,8 @@ class Page:
     latest: int
     title: str
     visibility: str
+    #: The table language (None: each reader's own).
+    language: str | None
     forked_from: tuple[str, int] | None
     forked_from_name: str | None
     entries: tuple[Entry, ...]
@@ -143,6 +145,7 @@ def newest_first(
         latest=int(first.latest),
         title=str(first.title),
         visibility=str(first.visibility),
+        language=first.language,
         forked_from=forked_from_of(first),
         forked_from_name=first.forked_from_name,
         entries=entries,
@@ -221,6 +224,7 @@ def entry_json(page: Page, entry: Entry) -> dict[str, Any]:
         "forked_from": f"h/{forked[0]}/v{forked[1]}" if forked else None,
         "forked_from_name": (page.forked_from_name or forked[0]) if forked else None,
         "visibility": page.visibility,
+        "language": page.language,
         "changes": None
         if entry.summary.first or changes is None
         else [change.to_json() for change in changes],

@@ -8,35 +8,72 @@ showdown and the score come from :mod:`ginrules.words.game` and
 
 from __future__ import annotations
 
-from typing import Final
-
 from ginrules.cards import Card, sort_for_display
 from ginrules.engine.actions import Act, Action
 from ginrules.engine.hand import Phase
 from ginrules.engine.scoring import Showdown
 from ginrules.rules.compile import EngineConfig, FormatType
 from ginrules.words.cards import CardView
+from ginrules.words.game import bot_name
 from ginrules.words.i18n import _, ngettext
-
-#: Why a game cannot start, or a move cannot be taken, by reason.
-_REFUSED: Final[dict[str, str]] = {
-    "unknown_bot": "the bot is one of {names}",
-    "seed": "the seed is a whole number from 0 to {most}",
-    "over": "the game is over: start a new one to play again",
-    "not_action": "{name} is not a move: send one of the moves offered, such as {example}",
-    "no_key": "send the player key in the X-Player-Key header",
-    "wrong_key": "that player key is not right for this game",
-    "moved_on": "the game has moved on: {current} moves are stored, you saw {seen}",
-    "lost": "this game cannot be replayed by this version of ginrules: start a new one",
-}
 
 
 def pile_size(count: int) -> str:
     return ngettext("{count} card", "{count} cards", count).format(count=count)
 
 
+def stock_left(count: int) -> str:
+    """Under the stock: how many cards are left in it."""
+    return ngettext("{count} card left", "{count} cards left", count).format(count=count)
+
+
+def dead_at(count: int) -> str:
+    """Under the stock: how few cards left make the hand dead."""
+    return ngettext("dead at {count} card", "dead at {count} cards", count).format(count=count)
+
+
+def opponent_holds(name: str, count: int) -> str:
+    return ngettext("{name} holds {count} card", "{name} holds {count} cards", count).format(
+        name=name, count=count
+    )
+
+
 def refused(reason: str, **params: object) -> str:
-    return _(_REFUSED[reason]).format(**params)
+    """Why a game cannot start, or a move cannot be taken, by reason."""
+    reasons = {
+        "unknown_bot": _("the bot is one of {names}"),
+        "seed": _("the seed is a whole number from 0 to {most}"),
+        "over": _("the game is over: start a new one to play again"),
+        "not_action": _("{name} is not a move: send one of the moves offered, such as {example}"),
+        "no_key": _("send the player key in the X-Player-Key header"),
+        "wrong_key": _("that player key is not right for this game"),
+        "lost": _("this game cannot be replayed by this version of ginrules: start a new one"),
+    }
+    return reasons[reason].format(**params)
+
+
+def moved_on(current: int, seen: int) -> str:
+    """A move sent by a phone that saw an older game."""
+    return ngettext(
+        "the game has moved on: {current} move is stored, you saw {seen}",
+        "the game has moved on: {current} moves are stored, you saw {seen}",
+        current,
+    ).format(current=current, seen=seen)
+
+
+def page_words() -> dict[str, str]:
+    """The words the game's script shows, by key, in the page's language (the script
+    fills each ``{placeholder}``; everything else it shows comes from the game's state)."""
+    return {
+        "knock": _("Knock…"),
+        "knock_cancel": _("Cancel the knock"),
+        "knock_hint": _("Tap the card to discard face down."),
+        "knock_with": _("Knock, discarding {card}"),
+        "taken": _("just taken"),
+        "stale": _("Another tap got there first: this is the game now."),
+        "broken": _("The move did not reach the server; try again."),
+        "game": _("Game {number}"),
+    }
 
 
 def matchup(config: EngineConfig, bot: str) -> str:
@@ -53,7 +90,7 @@ def matchup(config: EngineConfig, bot: str) -> str:
             "You against two {bot} bots, three-handed (the dealer sits out each hand), to {target}."
         ),
     }[config.format]
-    return text.format(bot=bot, games=config.games, target=config.target)
+    return text.format(bot=bot_name(bot), games=config.games, target=config.target)
 
 
 def prompt(phase: Phase, top: Card | None, may_take: bool, opponent: str, view: CardView) -> str:
@@ -172,13 +209,18 @@ def your_move(phase: Phase, action: Action, top: Card | None, view: CardView) ->
 
 
 __all__ = [
+    "dead_at",
     "knocker_shows",
     "laid_off",
     "layoff_preview",
     "matchup",
     "move_label",
+    "moved_on",
+    "opponent_holds",
+    "page_words",
     "pile_size",
     "prompt",
     "refused",
+    "stock_left",
     "your_move",
 ]

@@ -16,22 +16,25 @@ from ginrules.words.i18n import _
 #: Control characters have no Unicode name; these few have a well-known one.
 _CONTROL_NAMES: Final = {0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x1B: "ESC", 0x7F: "DEL"}
 
-_WHY: Final[dict[Kind, str]] = {
-    Kind.SURROGATE: (
-        "{where} holds {character}, half of a UTF-16 surrogate pair on its own, which is"
-        " not a character; remove it or write the character it was part of"
-    ),
-    Kind.CONTROL: (
-        "{where} holds {character}, a control character; text may hold none but tab and"
-        " line breaks: remove it"
-    ),
-    Kind.NONCHARACTER: "{where} holds {character}, which is not a character: remove it",
-    Kind.HIDDEN: (
-        "{where} holds {character}, an invisible formatting character, so the name could"
-        " pass for another: remove it"
-    ),
-    Kind.BIDI: "{where} holds {character}, which reorders the text after it: remove it",
-}
+
+def _why(kind: Kind) -> str:
+    """Why a character of ``kind`` is refused, with ``{where}`` and ``{character}``."""
+    return {
+        Kind.SURROGATE: _(
+            "{where} holds {character}, half of a UTF-16 surrogate pair on its own, which is"
+            " not a character; remove it or write the character it was part of"
+        ),
+        Kind.CONTROL: _(
+            "{where} holds {character}, a control character; text may hold none but tab and"
+            " line breaks: remove it"
+        ),
+        Kind.NONCHARACTER: _("{where} holds {character}, which is not a character: remove it"),
+        Kind.HIDDEN: _(
+            "{where} holds {character}, an invisible formatting character, so the name could"
+            " pass for another: remove it"
+        ),
+        Kind.BIDI: _("{where} holds {character}, which reorders the text after it: remove it"),
+    }[kind]
 
 
 def character(code_point: int) -> str:
@@ -48,7 +51,7 @@ def character(code_point: int) -> str:
 
 def refused_text(refused: RefusedCharacter, where: str) -> str:
     """``notes[0] holds U+D800, half of a UTF-16 surrogate pair on its own, ...``."""
-    return _(_WHY[refused.kind]).format(where=where, character=character(refused.code_point))
+    return _why(refused.kind).format(where=where, character=character(refused.code_point))
 
 
 def diagnostic_text(diagnostic: Diagnostic, refused: RefusedCharacter) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ginrules import schema as ruleset_schema
 from ginrules.rules.departures import Departure
-from ginrules.words.i18n import _, format_list
-from ginrules.words.values import value_words
+from ginrules.words.i18n import SOURCE_LOCALE, _, current_locale, format_list
+from ginrules.words.values import sheet_label, value_words
 
 
 def sentence_start(text: str) -> str:
@@ -20,10 +20,26 @@ def sentence_start(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def translated_quote(quote: str) -> str | None:
+    """A source's words in the current language, or None in English (and wherever no
+    translation is known): the English original is always printed, the translation
+    beside it."""
+    if current_locale() == SOURCE_LOCALE:
+        return None
+    translation = _(quote)
+    return None if translation == quote else translation
+
+
 def citation_text(citation: ruleset_schema.Citation) -> str:
     """A source's own words: ``PG: "the same dealer deals again"``, saying when the
-    words are a variation, or the passage that leaves the rule out."""
+    words are a variation, or the passage that leaves the rule out; in another
+    language, the translation beside the English words."""
     reading = ruleset_schema.Reading
+    translation = translated_quote(citation.quote)
+    if translation is not None:
+        return _translated_citation(citation).format(
+            source=citation.code, quote=citation.quote, translation=translation
+        )
     if citation.reading is reading.VARIATION:
         text = _('{source}, as a variation: "{quote}"')
     elif citation.reading is reading.OMISSION:
@@ -31,6 +47,21 @@ def citation_text(citation: ruleset_schema.Citation) -> str:
     else:
         text = _('{source}: "{quote}"')
     return text.format(source=citation.code, quote=citation.quote)
+
+
+def _translated_citation(citation: ruleset_schema.Citation) -> str:
+    reading = ruleset_schema.Reading
+    if citation.reading is reading.VARIATION:
+        # Translators: {quote} is the source's English words, kept as they are;
+        # {translation} is their translation: set it off in your language's quotation marks.
+        return _('{source}, as a variation: "{quote}" ({translation})')
+    if citation.reading is reading.OMISSION:
+        # Translators: {quote} is the source's English words, kept as they are;
+        # {translation} is their translation: set it off in your language's quotation marks.
+        return _('{source} has no such rule: "{quote}" ({translation})')
+    # Translators: {quote} is the source's English words, kept as they are;
+    # {translation} is their translation: set it off in your language's quotation marks.
+    return _('{source}: "{quote}" ({translation})')
 
 
 def citation_code(citation: ruleset_schema.Citation) -> str:
@@ -54,8 +85,30 @@ def format_codes(citations: tuple[ruleset_schema.Citation, ...]) -> str:
 
 def slip_text(slip: ruleset_schema.Slip) -> str:
     """A source's slip, quoted and noted: ``CCJ: "the winner pays the loser ...": ...``."""
-    return _('{source} writes "{quote}": {says}').format(
-        source=slip.source, quote=slip.quote, says=slip.says
+    translation = translated_quote(slip.quote)
+    if translation is None:
+        text = _('{source} writes "{quote}": {says}')
+    else:
+        # Translators: {quote} is the source's English words, kept as they are;
+        # {translation} is their translation: set it off in your language's quotation marks.
+        text = _('{source} writes "{quote}" ({translation}): {says}')
+    return text.format(
+        source=slip.source, quote=slip.quote, translation=translation, says=_(slip.says)
+    )
+
+
+def flag_text(flagged: ruleset_schema.FlaggedValue) -> str:
+    """What a source says against a value, with its own words: ``HR lists this ... (HR:
+    "Aces can be high OR low, so Q-K-A is a valid run.")``."""
+    translation = translated_quote(flagged.quote)
+    if translation is None:
+        text = _('{says} ({source}: "{quote}")')
+    else:
+        # Translators: {quote} is the source's English words, kept as they are;
+        # {translation} is their translation: set it off in your language's quotation marks.
+        text = _('{says} ({source}: "{quote}" ({translation}))')
+    return text.format(
+        says=_(flagged.says), source=flagged.source, quote=flagged.quote, translation=translation
     )
 
 
@@ -83,10 +136,7 @@ def warning_text(departure: Departure) -> str:
     """``play.knock_limit 0 departs from the published rules: BC, PG play 10 (house
     practice; ...)``, or the flagging source's own words, quoted."""
     if departure.flagged is not None:
-        flagged = departure.flagged
-        return _('{says} ({source}: "{quote}")').format(
-            says=flagged.says, source=flagged.source, quote=flagged.quote
-        )
+        return flag_text(departure.flagged)
     usual = departure.usual
     assert usual is not None
     return _(
@@ -106,13 +156,13 @@ def form_text(departure: Departure) -> str:
     value = value_words(departure.value)
     if departure.flagged is None and departure.usual is not None:
         return _("{knob}: {value} ({sources} play {usual})").format(
-            knob=knob.label,
+            knob=sheet_label(knob.dotted),
             value=value,
             sources=format_codes(departure.usual.citations),
             usual=value_words(departure.usual.value),
         )
     return _("{knob}: {value}. {warning}").format(
-        knob=knob.label, value=value, warning=warning_text(departure)
+        knob=sheet_label(knob.dotted), value=value, warning=warning_text(departure)
     )
 
 

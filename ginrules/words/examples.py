@@ -6,13 +6,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from ginrules.engine.scoring import HandEnd
-from ginrules.words.i18n import _
+from ginrules.words.i18n import N_, _
 
 _TITLES: Final = {
-    HandEnd.KNOCK: "A knock",
-    HandEnd.UNDERCUT: "An undercut",
-    HandEnd.GIN: "Gin",
-    HandEnd.BIG_GIN: "Big gin",
+    HandEnd.KNOCK: N_("A knock"),
+    HandEnd.UNDERCUT: N_("An undercut"),
+    HandEnd.GIN: N_("Gin"),
+    HandEnd.BIG_GIN: N_("Big gin"),
 }
 _TEAMS: Final = ("A", "B")
 
@@ -37,6 +37,13 @@ def limit_words(limit: int) -> str:
     if limit == 0:
         return _("gin only")
     return _("knock with {limit} or less").format(limit=limit)
+
+
+def limit_short(limit: int) -> str:
+    """An Oklahoma upcard's limit in the sheet's table of limits: ``gin only``, ``7``."""
+    if limit == 0:
+        return _("gin only")
+    return str(limit)
 
 
 def all_eleven_melded(melds: str) -> str:

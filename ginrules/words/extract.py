@@ -33,6 +33,7 @@ _SCHEMA_KEYS: dict[str, str] = {
     "label": "fixed rule label",
     "rule": "fixed rule, printed on every sheet",
     "note": "a note on a source's words",
+    "says": "what a source says against a value, or of its own slip",
     "quote": "a source's verbatim words: translate them; the English original stays beside",
 }
 

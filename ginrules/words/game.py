@@ -19,8 +19,19 @@ from ginrules.engine.scorepad import PadSnapshot
 from ginrules.engine.scoring import Showdown
 from ginrules.rules.compile import EngineConfig, FormatType
 from ginrules.words.cards import CardView
-from ginrules.words.i18n import _, format_number, ngettext
+from ginrules.words.i18n import N_, _, format_number, ngettext, pgettext
 from ginrules.words.showdown import YOU, outcome_line, said
+
+
+def bot_name(bot: str) -> str:
+    """A bot's name (``strong``, ``greedy``, ``random``) as a player reads it."""
+    names = {
+        # Translators: the bots' names, as in "You against the {bot} bot".
+        "strong": pgettext("bot", "strong"),
+        "greedy": pgettext("bot", "greedy"),
+        "random": pgettext("bot", "random"),
+    }
+    return names.get(bot, bot)
 
 
 def seat_names(config: EngineConfig, players: int) -> list[str]:
@@ -32,6 +43,13 @@ def seat_names(config: EngineConfig, players: int) -> list[str]:
     return [YOU, *(_("bot {seat}").format(seat=seat) for seat in range(1, players))]
 
 
+def person(name: str) -> str:
+    """``name`` as a sentence or a scoreboard writes it: the person is ``you`` in the
+    reader's language (:data:`YOU` itself stays the person's mark, never shown)."""
+    # Translators: the person playing against the bots, as a name: "score (you to bot)".
+    return pgettext("the person", "you") if name == YOU else name
+
+
 def side_name(config: EngineConfig, names: Sequence[str], side: int) -> str:
     """A scoreboard side: a player, or a team in a partnership."""
     if config.format is FormatType.PARTNERSHIP:
@@ -41,7 +59,9 @@ def side_name(config: EngineConfig, names: Sequence[str], side: int) -> str:
 
 def welcome(ruleset: str, config: EngineConfig, seed: int, bot: str, players: int) -> list[str]:
     opponents = (
-        _("the {bot} bot").format(bot=bot) if players == 2 else _("{bot} bots").format(bot=bot)
+        _("the {bot} bot").format(bot=bot_name(bot))
+        if players == 2
+        else _("{bot} bots").format(bot=bot_name(bot))
     )
     game = {
         FormatType.TWO_PLAYER: _("one game"),
@@ -88,8 +108,8 @@ def hand_header(
         (out,) = (name for seat, name in enumerate(names) if seat not in deal.seats)
         deals = _("{name} deals and sits out").format(name=out)
     else:
-        deals = said(players[deal.dealer], "you deal", "{name} deals")
-    plays = said(first, "you play first", "{name} plays first")
+        deals = said(players[deal.dealer], N_("you deal"), N_("{name} deals"))
+    plays = said(first, N_("you play first"), N_("{name} plays first"))
     if len(names) > 2:
         title = _(
             "=== hand {number}: you against {opponent}; {deals}, {plays}"
@@ -163,9 +183,12 @@ def score_line(config: EngineConfig, names: Sequence[str], score: PadSnapshot) -
         return _("score (you and {partner} are team A): {standing}").format(
             partner=names[2], standing=standing(score)
         )
-    joiner = " to " if len(names) == 2 else " / "
+    if len(names) == 2:
+        return _("score ({first} to {second}): {standing}").format(
+            first=person(names[0]), second=person(names[1]), standing=standing(score)
+        )
     return _("score ({players}): {standing}").format(
-        players=joiner.join(names), standing=standing(score)
+        players=" / ".join(person(name) for name in names), standing=standing(score)
     )
 
 
@@ -198,13 +221,14 @@ def results_lines(
     stake = config.stake_per_point
     for number, result in enumerate(results, 1):
         sides = range(len(result.points))
-        points = ", ".join(f"{side_name(config, names, s)} {result.points[s]}" for s in sides)
-        boxes = ", ".join(f"{side_name(config, names, s)} {result.boxes[s]}" for s in sides)
+        shown = [person(side_name(config, names, s)) for s in sides]
+        points = ", ".join(f"{shown[s]} {result.points[s]}" for s in sides)
+        boxes = ", ".join(f"{shown[s]} {result.boxes[s]}" for s in sides)
         winner = side_name(config, names, result.winner)
         won = said(
             winner,
-            "you win: {points} after {hands} hands (boxes: {boxes})",
-            "{name} wins: {points} after {hands} hands (boxes: {boxes})",
+            N_("you win: {points} after {hands} hands (boxes: {boxes})"),
+            N_("{name} wins: {points} after {hands} hands (boxes: {boxes})"),
             points=points,
             hands=result.hands,
             boxes=boxes,
@@ -218,9 +242,9 @@ def results_lines(
                 "  {winner} {winner_total} to {loser} {loser_total} with the bonuses:"
                 " a margin of {margin}"
             ).format(
-                winner=winner,
+                winner=person(winner),
                 winner_total=settlement.winner_total,
-                loser=loser,
+                loser=person(loser),
                 loser_total=settlement.loser_total,
                 margin=settlement.margin,
             )
@@ -229,8 +253,8 @@ def results_lines(
             if stake > 0:
                 text = said(
                     loser,
-                    "{text}; you pay {payment} at {stake} a point",
-                    "{text}; {name} pays {payment} at {stake} a point",
+                    N_("{text}; you pay {payment} at {stake} a point"),
+                    N_("{text}; {name} pays {payment} at {stake} a point"),
                     text=text,
                     payment=format_number(settlement.payment),
                     stake=format_number(stake),

@@ -92,6 +92,12 @@ def npgettext(context: str, singular: str, plural: str, count: int) -> str:
     return translations(_current.get()).npgettext(context, singular, plural, count)
 
 
+def N_(message: str) -> str:  # the name pybabel extracts by default
+    """Mark ``message`` for the catalogue where it is kept in a table and translated
+    (with :func:`gettext`) where it is used."""
+    return message
+
+
 #: The conventional short name, so ``pybabel extract`` finds every message.
 _ = gettext
 

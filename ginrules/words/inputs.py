@@ -3,28 +3,24 @@ wrong type, a house rule that does not say what it is and who wrote it."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from ginrules.words.i18n import _
-
-_MISSING: Final[dict[str, str]] = {
-    "name": (
-        "name is missing: give your house rules a name of their own (it is not taken"
-        " from the rules they extend)"
-    ),
-    "author": (
-        'author is missing: say who wrote these rules, or write author: "" to leave it empty'
-    ),
-    "description": (
-        "description is missing: say in a sentence what these rules are, or write"
-        ' description: "" to leave it empty'
-    ),
-}
 
 
 def missing(field: str) -> str:
     """``name``, ``author`` or ``description`` left out of a house rule."""
-    return _(_MISSING[field])
+    if field == "name":
+        return _(
+            "name is missing: give your house rules a name of their own (it is not taken"
+            " from the rules they extend)"
+        )
+    if field == "author":
+        return _(
+            'author is missing: say who wrote these rules, or write author: "" to leave it empty'
+        )
+    return _(
+        "description is missing: say in a sentence what these rules are, or write"
+        ' description: "" to leave it empty'
+    )
 
 
 def blank_name() -> str:

@@ -20,12 +20,40 @@ def size(count: int) -> str:
 
 
 def per(amount: int, multiples: int, unit: str) -> str:
-    """A limit such as ``30 per minute`` or ``100 per 5 minutes`` (``unit``: limits' name)."""
-    if multiples == 1:
-        return _("{amount} per {unit}").format(amount=format_number(amount), unit=_(unit))
-    return _("{amount} per {multiples} {unit}s").format(
-        amount=format_number(amount), multiples=format_number(multiples), unit=_(unit)
-    )
+    """A limit such as ``30 per minute`` or ``100 per 5 minutes`` (``unit``: limits' name:
+    second, minute, hour, day, month or year)."""
+    text = _per_one(unit) if multiples == 1 else _per_many(unit, multiples)
+    return text.format(amount=format_number(amount), multiples=format_number(multiples))
+
+
+def _per_one(unit: str) -> str:
+    """A limit per one unit of time, with ``{amount}``."""
+    return {
+        "second": _("{amount} per second"),
+        "minute": _("{amount} per minute"),
+        "hour": _("{amount} per hour"),
+        "day": _("{amount} per day"),
+        "month": _("{amount} per month"),
+    }.get(unit) or _("{amount} per year")
+
+
+def _per_many(unit: str, count: int) -> str:
+    """A limit per ``count`` units of time, with ``{amount}`` and ``{multiples}``."""
+    if unit == "second":
+        return ngettext(
+            "{amount} per {multiples} second", "{amount} per {multiples} seconds", count
+        )
+    if unit == "minute":
+        return ngettext(
+            "{amount} per {multiples} minute", "{amount} per {multiples} minutes", count
+        )
+    if unit == "hour":
+        return ngettext("{amount} per {multiples} hour", "{amount} per {multiples} hours", count)
+    if unit == "day":
+        return ngettext("{amount} per {multiples} day", "{amount} per {multiples} days", count)
+    if unit == "month":
+        return ngettext("{amount} per {multiples} month", "{amount} per {multiples} months", count)
+    return ngettext("{amount} per {multiples} year", "{amount} per {multiples} years", count)
 
 
 def wait(seconds: int) -> str:

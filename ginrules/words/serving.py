@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ginrules.words.i18n import _
+from ginrules.words.i18n import _, ngettext
 
 
 def port_in_use(host: str, port: int) -> str:
@@ -70,6 +70,8 @@ def master_gone(pid: int) -> str:
 
 
 def stopped_busy(left: int, seconds: float) -> str:
-    return _("stopping: {left} connection(s) still busy after {seconds:g} s were closed").format(
-        left=left, seconds=seconds
-    )
+    return ngettext(
+        "stopping: {left} connection still busy after {seconds:g} s was closed",
+        "stopping: {left} connections still busy after {seconds:g} s were closed",
+        left,
+    ).format(left=left, seconds=seconds)

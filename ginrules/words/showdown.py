@@ -21,7 +21,7 @@ from ginrules.engine.scoring import HandEnd, HandScore, Showdown
 from ginrules.melds import Arrangement
 from ginrules.rules.compile import EngineConfig
 from ginrules.words.cards import CardView, cards_text, meld_text, melds_text
-from ginrules.words.i18n import _
+from ginrules.words.i18n import N_, _
 from ginrules.words.values import outcome_name
 
 #: The person's name at the table; sentences about the person use the second person.
@@ -30,7 +30,8 @@ YOU = "you"
 
 def said(name: str, person: str, other: str, **params: object) -> str:
     """The sentence ``person`` about the person (``you knock``), ``other`` about anyone
-    else (``{name} knocks``): two whole messages, so each language conjugates its own."""
+    else (``{name} knocks``): two whole messages, so each language conjugates its own.
+    Callers mark both with :func:`N_`, so ``pybabel extract`` finds them."""
     return (_(person) if name == YOU else _(other)).format(name=name, **params)
 
 
@@ -167,8 +168,8 @@ def outcome_line(showdown: Showdown, names: Sequence[str]) -> str:
     score = showdown.score
     return said(
         names[showdown.winner],
-        "{outcome}: you score {points}",
-        "{outcome}: {name} scores {points}",
+        N_("{outcome}: you score {points}"),
+        N_("{outcome}: {name} scores {points}"),
         outcome=outcome_name(score.end),
         points=points_text(score),
     )
@@ -197,29 +198,34 @@ def game_lines(hand: Hand, names: Sequence[str], view: CardView, config: EngineC
     end = showdown.score.end
     discard = showdown.knock_discard
     if end is HandEnd.BIG_GIN:
-        how = said(knocker, "you lay down big gin", "{name} lays down big gin")
+        how = said(knocker, N_("you lay down big gin"), N_("{name} lays down big gin"))
     elif end is HandEnd.GIN and discard:
         how = said(
             knocker,
-            "you go gin, discarding {card} face down",
-            "{name} goes gin, discarding {card} face down",
+            N_("you go gin, discarding {card} face down"),
+            N_("{name} goes gin, discarding {card} face down"),
             card=view.card(discard),
         )
     elif end is HandEnd.GIN:
-        how = said(knocker, "you go gin", "{name} goes gin")
+        how = said(knocker, N_("you go gin"), N_("{name} goes gin"))
     elif discard:
         how = said(
             knocker,
-            "you knock, discarding {card} face down",
-            "{name} knocks, discarding {card} face down",
+            N_("you knock, discarding {card} face down"),
+            N_("{name} knocks, discarding {card} face down"),
             card=view.card(discard),
         )
     else:
-        how = said(knocker, "you knock", "{name} knocks")
+        how = said(knocker, N_("you knock"), N_("{name} knocks"))
     lines = [
         "",
         _("-- showdown: {how} --").format(how=how),
-        said(knocker, "you show: {cards}", "{name} shows: {cards}", cards=view.arrangement(shown)),
+        said(
+            knocker,
+            N_("you show: {cards}"),
+            N_("{name} shows: {cards}"),
+            cards=view.arrangement(shown),
+        ),
     ]
     if defense.layoffs:
         by_meld: dict[int, list[Card]] = {}
@@ -231,30 +237,32 @@ def game_lines(hand: Hand, names: Sequence[str], view: CardView, config: EngineC
             )
             for index, cards in sorted(by_meld.items())
         )
-        lines.append(said(defender, "you lay off {laid}", "{name} lays off {laid}", laid=laid))
+        lines.append(
+            said(defender, N_("you lay off {laid}"), N_("{name} lays off {laid}"), laid=laid)
+        )
     elif end in (HandEnd.GIN, HandEnd.BIG_GIN):
         lines.append(
             said(
                 defender,
-                "you lay off nothing: no lay-offs on gin",
-                "{name} lays off nothing: no lay-offs on gin",
+                N_("you lay off nothing: no lay-offs on gin"),
+                N_("{name} lays off nothing: no lay-offs on gin"),
             )
         )
     elif not config.layoffs:
         lines.append(
             said(
                 defender,
-                "you lay off nothing: no lay-offs under these rules",
-                "{name} lays off nothing: no lay-offs under these rules",
+                N_("you lay off nothing: no lay-offs under these rules"),
+                N_("{name} lays off nothing: no lay-offs under these rules"),
             )
         )
     else:
-        lines.append(said(defender, "you lay off nothing", "{name} lays off nothing"))
+        lines.append(said(defender, N_("you lay off nothing"), N_("{name} lays off nothing")))
     lines.append(
         said(
             defender,
-            "you show: {cards}",
-            "{name} shows: {cards}",
+            N_("you show: {cards}"),
+            N_("{name} shows: {cards}"),
             cards=view.arrangement(defense.arrangement),
         )
     )

@@ -11,44 +11,23 @@ from typing import Final
 
 from ginrules.cards import Card
 from ginrules.engine.hand import Phase
-from ginrules.words.i18n import _, ngettext
+from ginrules.words.i18n import N_, _, ngettext, pgettext
 from ginrules.words.showdown import said
 
 PROMPT: Final = "> "
 MELDS_PROMPT: Final = "melds> "
 LAYOFFS_PROMPT: Final = "lay off> "
 
-MOVES_HELP: Final = """\
-Type a move and press Enter:
-  draw, d            take the top card of the stock
-  take, t            take the top card of the discard pile (or type that card)
-  pass, p            turn down the upcard, or the last discard
-  7H, discard 7H     discard a card: rank A 2-9 T (or 10) J Q K, suit C D H S (or ♣ ♦ ♥ ♠)
-  knock 3C, gin 3C   discard 3C face down and knock (gin when no deadwood is left)
-  big gin            lay down eleven melded cards, when the rules play it
-  ?, help            this help
-  q, quit, Ctrl-D    leave the game; the score so far is shown"""
 
-MELDS_HELP: Final = """\
-Press Enter to show the melds offered, or type the melds you want to show,
-separated by / (for example 7H 8H 9H / KS KD KC). Cards in no meld count as
-deadwood, and the deadwood must stay within the knock limit.
-q quits."""
-
-LAYOFFS_HELP: Final = """\
-Press Enter to take the best defense offered, or type your lay-offs in order
-as CARD>MELD (for example TH>1 JH>1: a card may go next to one laid off just
-before it). A card without >MELD goes on the first meld it fits. Type none to
-lay off nothing. Your other cards are then melded at their best.
-q quits."""
-
-
-_PHASES: Final = {
-    Phase.OFFER: "the upcard is offered to you",
-    Phase.DRAW: "draw",
-    Phase.DISCARD: "discard",
-    Phase.LAST_CHANCE: "the stock is out: the last discard is offered to you",
-}
+def _phase_words(phase: Phase) -> str:
+    """What the person is to do in ``phase``, in the prompt's words."""
+    words = {
+        Phase.OFFER: _("the upcard is offered to you"),
+        Phase.DRAW: pgettext("phase", "draw"),
+        Phase.DISCARD: pgettext("phase", "discard"),
+        Phase.LAST_CHANCE: _("the stock is out: the last discard is offered to you"),
+    }
+    return words.get(phase, phase.value)
 
 
 def moves_line(moves: Sequence[str]) -> str:
@@ -82,8 +61,7 @@ def you_drew(card: str) -> str:
 
 
 def your_turn(phase: Phase) -> str:
-    words = _(_PHASES[phase]) if phase in _PHASES else phase.value
-    return _("-- your turn ({phase}) --").format(phase=words)
+    return _("-- your turn ({phase}) --").format(phase=_phase_words(phase))
 
 
 def opponent_holds(name: str, cards: str) -> str:
@@ -185,22 +163,40 @@ def fits_no_meld(card: Card) -> str:
 
 
 def moves_help() -> str:
-    return _(MOVES_HELP)
+    return _("""\
+Type a move and press Enter:
+  draw, d            take the top card of the stock
+  take, t            take the top card of the discard pile (or type that card)
+  pass, p            turn down the upcard, or the last discard
+  7H, discard 7H     discard a card: rank A 2-9 T (or 10) J Q K, suit C D H S (or ♣ ♦ ♥ ♠)
+  knock 3C, gin 3C   discard 3C face down and knock (gin when no deadwood is left)
+  big gin            lay down eleven melded cards, when the rules play it
+  ?, help            this help
+  q, quit, Ctrl-D    leave the game; the score so far is shown""")
 
 
 def melds_help() -> str:
-    return _(MELDS_HELP)
+    return _("""\
+Press Enter to show the melds offered, or type the melds you want to show,
+separated by / (for example 7H 8H 9H / KS KD KC). Cards in no meld count as
+deadwood, and the deadwood must stay within the knock limit.
+q quits.""")
 
 
 def layoffs_help() -> str:
-    return _(LAYOFFS_HELP)
+    return _("""\
+Press Enter to take the best defense offered, or type your lay-offs in order
+as CARD>MELD (for example TH>1 JH>1: a card may go next to one laid off just
+before it). A card without >MELD goes on the first meld it fits. Type none to
+lay off nothing. Your other cards are then melded at their best.
+q quits.""")
 
 
 def knocks_showing(name: str, deadwood: int) -> str:
     """The opponent's knock, as the defender sees it."""
     return said(
         name,
-        "-- you knock with {deadwood} deadwood, showing --",
-        "-- {name} knocks with {deadwood} deadwood, showing --",
+        N_("-- you knock with {deadwood} deadwood, showing --"),
+        N_("-- {name} knocks with {deadwood} deadwood, showing --"),
         deadwood=deadwood,
     )

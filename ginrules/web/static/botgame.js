@@ -3,7 +3,8 @@
 // (embedded in the page, then each move's answer), offers the legal moves as
 // buttons and card taps, and sends each move with the count of moves it has seen,
 // so a second tap of the same move is refused (409) instead of played twice.
-// Every word shown comes from the server: the state's texts or the page's data-*.
+// Every word shown comes from the server, in the page's language: the state's texts,
+// and the page's words (#bot-words), whose {placeholders} this script fills.
 (function () {
   "use strict";
   var root = document.getElementById("botgame");
@@ -15,6 +16,16 @@
   var dismissed = null;
   var before = null;  // the hand before a draw, to show the card drawn
   var SUITS = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
+  var WORDS = JSON.parse(document.getElementById("bot-words").textContent);
+  // What a card shows for each rank, in the page's language (B D K in German).
+  var FACES = JSON.parse(document.getElementById("card-faces").textContent);
+
+  // A sentence of the page's words with its {placeholders} filled.
+  function words(key, values) {
+    return WORDS[key].replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && values[name] !== undefined ? String(values[name]) : whole;
+    });
+  }
 
   function byId(id) { return document.getElementById(id); }
 
@@ -32,7 +43,7 @@
   function face(code) {
     var rank = code.slice(0, -1);
     var suit = code.slice(-1);
-    return {rank: rank === "T" ? "10" : rank, suit: SUITS[suit], red: suit === "D" || suit === "H"};
+    return {rank: FACES[rank] || rank, suit: SUITS[suit], red: suit === "D" || suit === "H"};
   }
 
   // A card: a button when tapping it plays a move, otherwise a picture.
@@ -83,7 +94,7 @@
       var row = body.insertRow();
       var th = document.createElement("th");
       th.scope = "row";
-      th.textContent = root.dataset.game + " " + (number + 1);
+      th.textContent = words("game", {number: number + 1});
       row.appendChild(th);
       game.points.forEach(function (points, side) {
         var cell = row.insertCell();
@@ -143,7 +154,7 @@
       var tap = null;
       var label = "";
       if (key && knocking && mayKnock && code !== hand.taken) {
-        label = knocks[code] ? knocks[code].label : root.dataset.knockWith + " " + face(code).rank + face(code).suit;
+        label = knocks[code] ? knocks[code].label : words("knock_with", {card: face(code).rank + face(code).suit});
         tap = function () { send({action: "knock", card: code}); };
       } else if (key && !knocking && discards[code]) {
         label = discards[code].label;
@@ -152,7 +163,7 @@
       var element = card(code, label, tap);
       if (code === hand.taken) {
         element.classList.add("taken");
-        element.title = root.dataset.taken;
+        element.title = words("taken");
       }
       if (knocking && knocks[code]) { element.classList.add("can-knock"); }
       if (drawn === code) { element.classList.add("drawn"); }
@@ -184,7 +195,7 @@
     var box = byId("bot-moves");
     box.replaceChildren();
     if (hand.phase === "discard") {
-      var toggle = button(knocking ? root.dataset.knockCancel : root.dataset.knock, "bot-knock-toggle", function () {
+      var toggle = button(words(knocking ? "knock_cancel" : "knock"), "bot-knock-toggle", function () {
         knocking = !knocking;
         render();
       });
@@ -193,7 +204,7 @@
       if (knocking) {
         var hint = document.createElement("p");
         hint.className = "bot-hint";
-        hint.textContent = root.dataset.knockHint;
+        hint.textContent = words("knock_hint");
         box.appendChild(hint);
       }
     }
@@ -212,16 +223,15 @@
   function drawTable(hand, moves) {
     text("bot-hand-title", state.this_hand[0] || "");
     text("bot-hand-notes", state.this_hand[1] || "");
-    text("bot-stock", hand.stock_left);
-    text("bot-dead-at", hand.dead_at);
+    text("bot-stock", hand.stock_words);
+    text("bot-dead-at", hand.dead_at_words);
     var pile = byId("bot-pile");
     pile.replaceChildren();
     if (hand.pile_top) { pile.appendChild(card(hand.pile_top, "", null)); }
     text("bot-pile-size", hand.pile_size);
     text("bot-limit", hand.knock_limit);
     byId("bot-limit").title = hand.knock_limit_text;
-    text("bot-opponent", hand.opponent);
-    text("bot-opponent-count", hand.opponent_cards);
+    text("bot-opponent", hand.opponent_holds);
     var known = byId("bot-known");
     known.replaceChildren();
     hand.opponent_known.forEach(function (code) { known.appendChild(card(code, "", null)); });
@@ -305,7 +315,7 @@
       } else if (answer.status === 409 && answer.data.game) {
         state = answer.data.game;
         knocking = false;
-        refuse(root.dataset.stale);
+        refuse(words("stale"));
       } else {
         var errors = answer.data.errors || [];
         refuse(errors.length ? errors[0].message : answer.data.error);
@@ -313,7 +323,7 @@
       render();
     }).catch(function () {
       busy = false;
-      refuse(root.dataset.broken);
+      refuse(words("broken"));
       render();
     });
   }

@@ -19,16 +19,17 @@
     if (more) { more.open = true; }
   }
 
+  // A difference as the page words it: the server renders the sentence once, in the
+  // page's language, with empty slots (<template id="live-change">) to fill here.
+  var pattern = document.getElementById("live-change");
+
   function item(parts) {
     var li = document.createElement("li");
-    var strong = document.createElement("strong");
-    strong.textContent = parts.label;
-    li.appendChild(strong);
-    li.appendChild(document.createTextNode(": " + parts.after + " "));
-    var meta = document.createElement("span");
-    meta.className = "meta";
-    meta.textContent = "(" + form.elements.base.value + ": " + parts.before + ")";
-    li.appendChild(meta);
+    li.appendChild(pattern.content.cloneNode(true));
+    ["label", "after", "before"].forEach(function (slot) {
+      var place = li.querySelector('[data-slot="' + slot + '"]');
+      if (place) { place.replaceWith(document.createTextNode(parts[slot])); }
+    });
     return li;
   }
 

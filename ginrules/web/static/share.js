@@ -1,7 +1,8 @@
 // The share page, right after saving: Copy and Share for the short link and the
 // private edit link, and a reminder before leaving while the edit link (shown
 // only once) has not been kept. Without JavaScript both links are plain
-// read-only fields to select; these buttons appear only when this runs.
+// read-only fields to select; these buttons appear only when this runs. Every word
+// it shows is the page's own, in the page's language (data- attributes).
 (function () {
   "use strict";
 
@@ -45,15 +46,14 @@
     var field = document.getElementById(box.dataset.link);
     var note = box.nextElementSibling;
     if (!field || !note) { return; }
-    var what = box.dataset.what || "the link";
     var isKeep = field === keepField;
 
     function copied(done) {
       if (done) {
-        say(note, "Copied " + what + ".");
+        say(note, box.dataset.copied);
         if (isKeep) { markKept(); }
       } else {
-        say(note, "Could not copy: the link is selected, copy it by hand.", true);
+        say(note, page.dataset.notCopied, true);
         field.focus();
         field.select();
       }
@@ -71,11 +71,11 @@
         Promise.resolve()
           .then(function () { return navigator.share({ title: box.dataset.title || document.title, url: url }); })
           .then(function () {
-            say(note, "Shared " + what + ".");
+            say(note, box.dataset.shared);
             if (isKeep) { markKept(); }
           }, function (error) {
             if (error && error.name === "AbortError") {
-              say(note, "Not shared.");
+              say(note, page.dataset.notShared);
             } else {
               copyText(url, field).then(copied);
             }

@@ -3,9 +3,12 @@
 // (the score must be fresh) and the last copy is shown when the network is away;
 // the site's script and styles are kept. Changes are never cached: the page
 // keeps unsent hands itself and sends them when the connection returns.
+// It shows no words of its own: a page kept offline is the page as it was last
+// shown, in its language, and with nothing kept the browser says it is offline.
 "use strict";
 
-var CACHE = "ginrules-table-v1";
+// v2: the table page's script reads its words from the page (issue 16).
+var CACHE = "ginrules-table-v2";
 var SHELL = ["/static/site.css", "/static/table.css", "/static/table.js", "/static/favicon.svg"];
 
 self.addEventListener("install", function (event) {

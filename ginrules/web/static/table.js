@@ -6,6 +6,9 @@
 // A change goes out with the number of changes this phone has seen and a
 // request key: a retry is the same change, and a phone that saw an old score
 // is told and shown the new one instead of overwriting it.
+// Every word shown comes from the server, in the page's language: the rendered
+// score, the answers' messages, and the page's words (#table-words), whose
+// {placeholders} this script fills. None counts anything: the server words counts.
 (function () {
   "use strict";
 
@@ -14,12 +17,14 @@
   var slug = root.dataset.slug;
   var rules = JSON.parse(document.getElementById("table-rules").textContent);
   var state = JSON.parse(document.getElementById("table-state").textContent);
+  var WORDS = JSON.parse(document.getElementById("table-words").textContent);
   var keyName = "ginrules:key:" + slug;
   var queueName = "ginrules:queue:" + slug;
   var meName = "ginrules:me:" + slug;
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
   var SUITS = [["C", "\u2663"], ["D", "\u2666"], ["H", "\u2665"], ["S", "\u2660"]];
-  var RANK_SHOWN = { T: "10" };
+  // What a card shows for each rank, in the page's language (B D K in German).
+  var RANK_SHOWN = JSON.parse(document.getElementById("card-faces").textContent);
 
   // -- storage that survives a reload (and a phone without it) -------------------
   function load(name, fallback) {
@@ -57,6 +62,14 @@
     window.crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
+  // A sentence of the page's words with its {placeholders} filled.
+  function words(key, values) {
+    return WORDS[key].replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && values[name] !== undefined ? String(values[name]) : whole;
+    });
+  }
+  // A URL of the page's data-* with more of a query.
+  function withQuery(url, query) { return url + (url.indexOf("?") >= 0 ? "&" : "?") + query; }
   function cardName(card) {
     var rank = card.slice(0, -1), suit = card.slice(-1);
     var symbol = SUITS.filter(function (s) { return s[0] === suit; })[0][1];
@@ -109,14 +122,14 @@
   var stream = null, pollTimer = null;
   function follow() {
     if (stream) { stream.close(); }
-    stream = new window.EventSource(root.dataset.live + "?after=" + state.last_event);
+    stream = new window.EventSource(withQuery(root.dataset.live, "after=" + state.last_event));
     stream.addEventListener("table", function (event) {
       say("", "");
       apply(JSON.parse(event.data));
     });
     stream.onopen = function () { say("", ""); if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } };
     stream.onerror = function () {
-      if (!navigator.onLine) { say("Offline: the score shown may be old. Hands you enter are kept.", "offline"); }
+      if (!navigator.onLine) { say(words("offline"), "offline"); }
       if (stream.readyState === window.EventSource.CLOSED) {
         // Refused (a busy server): ask every few seconds, and try the stream again later.
         if (!pollTimer) { pollTimer = setInterval(refresh, 3000); }
@@ -131,12 +144,15 @@
     pendingBox.innerHTML = "";
     pendingBox.hidden = queue.length === 0;
     if (!queue.length) { return; }
-    pendingBox.appendChild(el("strong", { text: "Not saved yet:" }));
+    pendingBox.appendChild(el("strong", { text: words("unsaved") }));
     var list = el("ul");
     queue.forEach(function (item) {
-      list.appendChild(el("li", { text: item.label + (item.problem ? " (" + item.problem + ")" : " (waiting for the connection)") }, [
-        item.conflict ? el("button", { type: "button", "class": "button small", "data-rebase": item.id, text: "Save it as the next change" }) : null,
-        el("button", { type: "button", "class": "button small", "data-drop": item.id, text: "Drop it" })
+      // A problem is a key of the page's words (older queues kept its text).
+      var problem = item.problem && WORDS[item.problem] ? words(item.problem) : item.problem;
+      var text = problem ? words("queued_problem", { change: item.label, problem: problem }) : words("queued", { change: item.label });
+      list.appendChild(el("li", { text: text }, [
+        item.conflict ? el("button", { type: "button", "class": "button small", "data-rebase": item.id, text: words("rebase") }) : null,
+        el("button", { type: "button", "class": "button small", "data-drop": item.id, text: words("drop") })
       ]));
     });
     pendingBox.appendChild(list);
@@ -168,19 +184,19 @@
           refresh().then(function () { flush(); });
         } else if (answer.status === 409) {
           item.conflict = true;
-          item.problem = "another phone changed the score first; the score shown is the new one";
+          item.problem = "conflict";
           save(queueName, queue);
           if (data.table) { refresh(); }
         } else if (answer.status === 422 || answer.status === 400) {
           queue.shift(); save(queueName, queue);
-          var error = (data.errors && data.errors[0]) || { field: "", message: data.error || "refused" };
+          var error = (data.errors && data.errors[0]) || { field: "", message: data.error || words("refused") };
           if (item.event && item.event.kind !== "undo") { buildForm(item, error); }
           else { say(error.message, "bad"); }
         } else if (answer.status === 401 || answer.status === 403) {
-          item.problem = "this phone's scoring link is not right for this table";
+          item.problem = "wrong_key";
           save(queueName, queue);
         } else {
-          item.problem = "the server could not take it now; trying again";
+          item.problem = "server";
           save(queueName, queue);
           setTimeout(flush, 5000);
         }
@@ -189,7 +205,7 @@
     }).catch(function () {
       sending = false;
       showQueue();
-      say("Offline: not saved yet. It is sent when the connection comes back.", "offline");
+      say(words("offline_unsaved"), "offline");
     });
   }
 
@@ -236,9 +252,9 @@
   }
 
   function upcardPicker(part, field) {
-    var rank = el("select", { "aria-label": "Upcard rank", name: field + ".rank" }, [el("option", { value: "", text: "rank" })]);
+    var rank = el("select", { "aria-label": words("upcard_rank"), name: field + ".rank" }, [el("option", { value: "", text: words("rank") })]);
     RANKS.forEach(function (r) { rank.appendChild(el("option", { value: r, text: RANK_SHOWN[r] || r })); });
-    var suit = el("select", { "aria-label": "Upcard suit", name: field + ".suit" }, [el("option", { value: "", text: "suit" })]);
+    var suit = el("select", { "aria-label": words("upcard_suit"), name: field + ".suit" }, [el("option", { value: "", text: words("suit") })]);
     SUITS.forEach(function (s) { suit.appendChild(el("option", { value: s[0], text: s[1] })); });
     if (part.upcard) { rank.value = part.upcard.slice(0, -1); suit.value = part.upcard.slice(-1); }
     function changed() { part.upcard = rank.value && suit.value ? rank.value + suit.value : null; }
@@ -263,39 +279,42 @@
     };
     var box = el("fieldset", { "class": "hand-part", "data-entry": index });
     var dealer = seating.out === null || seating.out === undefined ? seating.dealer : seating.out;
-    var title = names.join(" v ") + " \u00b7 " + state.players[dealer] + " deals";
+    var title = words("deal_title", { first: names[0], second: names[1], name: state.players[dealer] });
     box.appendChild(el("legend", { text: title }));
     var body = el("div");
 
     function render() {
       body.innerHTML = "";
       var prefix = "entries." + index + ".";
-      body.appendChild(segmented("way", [["counts", "Outcome and counts"], ["cards", "The cards"]], part.way, function (v) { part.way = v; render(); }));
+      body.appendChild(segmented("way", [["counts", words("by_counts")], ["cards", words("by_cards")]], part.way, function (v) { part.way = v; render(); }));
       if (part.way === "counts") {
-        var ends = [["knock", "Knock"], ["gin", "Gin"]];
-        if (rules.big_gin) { ends.push(["big_gin", "Big gin"]); }
-        ends.push(["dead", "Dead hand"]);
-        body.appendChild(fieldBox("How did it end?", prefix + "end", segmented("end", ends, part.end, function (v) { part.end = v; render(); })));
+        var ends = [["knock", words("knock")], ["gin", words("gin")]];
+        if (rules.big_gin) { ends.push(["big_gin", words("big_gin")]); }
+        ends.push(["dead", words("dead")]);
+        body.appendChild(fieldBox(words("how_ended"), prefix + "end", segmented("end", ends, part.end, function (v) { part.end = v; render(); })));
         if (part.end && part.end !== "dead") {
-          body.appendChild(fieldBox("Who " + (part.end === "knock" ? "knocked" : "went gin") + "?", prefix + "ended_by",
+          body.appendChild(fieldBox(words(part.end === "knock" ? "who_knocked" : "who_went_gin"), prefix + "ended_by",
             segmented("who", seating.seats.map(function (seat) { return [seat, state.players[seat]]; }), part.ended_by, function (v) { part.ended_by = v; render(); })));
-          var knockerName = part.ended_by === null || part.ended_by === undefined ? "the knocker" : state.players[part.ended_by];
+          var named = part.ended_by !== null && part.ended_by !== undefined;
           var otherSeat = part.ended_by === seating.seats[0] ? seating.seats[1] : seating.seats[0];
-          var otherName = part.ended_by === null || part.ended_by === undefined ? "the other player" : state.players[otherSeat];
           if (part.end === "knock") {
-            body.appendChild(fieldBox(knockerName + "'s deadwood", prefix + "knocker_deadwood", number(part, "knocker_deadwood")));
+            var knockerLabel = named ? words("deadwood", { name: state.players[part.ended_by] }) : words("knocker_deadwood");
+            body.appendChild(fieldBox(knockerLabel, prefix + "knocker_deadwood", number(part, "knocker_deadwood")));
           }
-          body.appendChild(fieldBox(otherName + "'s deadwood" + (part.end === "knock" ? ", after laying off" : ""), prefix + "defender_deadwood", number(part, "defender_deadwood")));
+          var otherLabel = part.end === "knock"
+            ? (named ? words("after_layoffs", { name: state.players[otherSeat] }) : words("defender_after_layoffs"))
+            : (named ? words("deadwood", { name: state.players[otherSeat] }) : words("defender_deadwood"));
+          body.appendChild(fieldBox(otherLabel, prefix + "defender_deadwood", number(part, "defender_deadwood")));
         }
       } else {
-        body.appendChild(fieldBox("Who knocked or went gin?", prefix + "ended_by",
+        body.appendChild(fieldBox(words("who_ended"), prefix + "ended_by",
           segmented("who", seating.seats.map(function (seat) { return [seat, state.players[seat]]; }), part.ended_by, function (v) { part.ended_by = v; render(); })));
         body.appendChild(cardsPicker(part, prefix, seating, render));
       }
       if (rules.oklahoma && !(part.way === "counts" && part.end === "dead")) {
-        body.appendChild(fieldBox("First upcard (sets the knock limit)", prefix + "upcard", upcardPicker(part, prefix + "upcard")));
+        body.appendChild(fieldBox(words("upcard"), prefix + "upcard", upcardPicker(part, prefix + "upcard")));
       } else if (part.way === "counts" && part.end === "knock") {
-        body.appendChild(el("p", { "class": "meta", text: "Knock limit: " + rules.knock_limit + "." }));
+        body.appendChild(el("p", { "class": "meta", text: words("knock_limit", { limit: rules.knock_limit }) }));
       }
     }
     render();
@@ -304,21 +323,21 @@
   }
 
   function number(part, name) {
-    var input = el("input", { type: "number", inputmode: "numeric", min: "0", max: "200", step: "1", value: part[name], "aria-label": name.replace("_", " ") });
+    var input = el("input", { type: "number", inputmode: "numeric", min: "0", max: "200", step: "1", value: part[name], "aria-label": words(name + "_input") });
     input.addEventListener("input", function () { part[name] = input.value; });
     return input;
   }
 
   function cardsPicker(part, prefix, seating, render) {
     var wrap = el("div", { "class": "cards-entry" });
-    var knocker = part.ended_by === null || part.ended_by === undefined ? "Knocker" : state.players[part.ended_by];
+    var knocker = part.ended_by === null || part.ended_by === undefined ? words("knocker") : state.players[part.ended_by];
     var other = part.ended_by === seating.seats[0] ? seating.seats[1] : seating.seats[0];
-    var defender = part.ended_by === null || part.ended_by === undefined ? "Other player" : state.players[other];
+    var defender = part.ended_by === null || part.ended_by === undefined ? words("other_player") : state.players[other];
     wrap.appendChild(segmented("picking", [
-      ["knocker", knocker + ": " + part.knocker.length],
-      ["defender", defender + ": " + part.defender.length]
+      ["knocker", words("picked", { name: knocker, count: part.knocker.length })],
+      ["defender", words("picked", { name: defender, count: part.defender.length })]
     ], part.picking, function (v) { part.picking = v; render(); }));
-    wrap.appendChild(el("p", { "class": "meta", text: "Tap the cards of " + (part.picking === "knocker" ? knocker : defender) + " (ten; eleven for big gin). Tap again to take one back." }));
+    wrap.appendChild(el("p", { "class": "meta", text: words("tap_cards", { name: part.picking === "knocker" ? knocker : defender }) }));
     var grid = el("div", { "class": "card-grid", "data-field": prefix + "knocker" });
     SUITS.forEach(function (suit) {
       RANKS.forEach(function (rank) {
@@ -358,13 +377,13 @@
   }
 
   function describe(entries, number) {
-    var words = entries.map(function (entry) {
-      if (entry.knocker) { return state.players[entry.ended_by] + "'s cards"; }
-      if (entry.end === "dead") { return "a dead hand"; }
+    var told = entries.map(function (entry) {
+      if (entry.knocker) { return words("entry_cards", { name: state.players[entry.ended_by] }); }
+      if (entry.end === "dead") { return words("entry_dead"); }
       var who = entry.ended_by === null ? "?" : state.players[entry.ended_by];
-      return who + " " + entry.end.replace("_", " ") + " " + entry.knocker_deadwood + " v " + entry.defender_deadwood;
+      return words("entry_" + entry.end, { name: who, knocker: entry.knocker_deadwood, defender: entry.defender_deadwood });
     }).join("; ");
-    return (number ? "Hand " + number + " corrected: " : "Hand " + (state.hands.length + 1) + ": ") + words;
+    return number ? words("hand_corrected", { number: number, entries: told }) : words("hand_entered", { number: state.hands.length + 1, entries: told });
   }
 
   // Builds the form for the next hand, for a hand being corrected, or again for a
@@ -376,7 +395,7 @@
     if (!key || (state.finished && !correcting) || state.next_game) { enter.hidden = true; return; }
     if (queue.length) {
       enter.hidden = false;
-      enter.appendChild(el("p", { "class": "notice", text: "The change above is waiting to be saved; enter the next hand once it is." }));
+      enter.appendChild(el("p", { "class": "notice", text: words("waiting") }));
       return;
     }
     var deal = correcting ? state.hands[correcting - 1].deal.map(function (h) {
@@ -387,8 +406,8 @@
     var given = item && item.event ? item.event.entries : null;
     enter.hidden = false;
     form = { number: correcting, parts: [] };
-    enter.appendChild(el("h2", { text: correcting ? "Correct hand " + correcting : "Enter hand " + (state.hands.length + 1) }));
-    var who = el("select", { "aria-label": "Who is entering" }, [el("option", { value: "", text: "Who holds this phone?" })]);
+    enter.appendChild(el("h2", { text: correcting ? words("correct_hand", { number: correcting }) : words("enter_hand", { number: state.hands.length + 1 }) }));
+    var who = el("select", { "aria-label": words("who_enters") }, [el("option", { value: "", text: words("who_holds") })]);
     state.players.forEach(function (name) { who.appendChild(el("option", { value: name, text: name })); });
     who.value = load(meName, "");
     who.addEventListener("change", function () { save(meName, who.value); });
@@ -398,7 +417,7 @@
       form.parts.push(built.part);
       enter.appendChild(built.box);
     });
-    var submit = el("button", { type: "button", "class": "button primary big", "data-save": true, text: correcting ? "Save the correction" : "Save hand " + (state.hands.length + 1) });
+    var submit = el("button", { type: "button", "class": "button primary big", "data-save": true, text: correcting ? words("save_correction") : words("save_hand", { number: state.hands.length + 1 }) });
     submit.addEventListener("click", function () {
       var entries = form.parts.map(entryJson);
       var event = correcting ? { kind: "correct", number: correcting, entries: entries } : { kind: "hand", entries: entries };
@@ -407,7 +426,7 @@
     });
     enter.appendChild(submit);
     if (correcting) {
-      var cancel = el("button", { type: "button", "class": "button big", text: "Cancel" });
+      var cancel = el("button", { type: "button", "class": "button big", text: words("cancel") });
       cancel.addEventListener("click", function () { buildForm(null); });
       enter.appendChild(cancel);
     }
@@ -437,11 +456,11 @@
       buildForm({ event: { kind: "correct", number: number, entries: state.hands[number - 1].entries } });
       enter.scrollIntoView({ block: "start" });
     } else if (target.hasAttribute("data-undo")) {
-      if (window.confirm("Undo hand " + state.hands.length + "?")) {
-        enqueue({ event: { kind: "undo" }, label: "Undo hand " + state.hands.length });
+      if (window.confirm(words("undo_ask", { number: state.hands.length }))) {
+        enqueue({ event: { kind: "undo" }, label: words("undo", { number: state.hands.length }) });
       }
     } else if (target.dataset.nextGame) {
-      enqueue({ next: target.dataset.nextGame, label: "Start the next game" });
+      enqueue({ next: target.dataset.nextGame, label: words("next_game") });
     } else if (target.dataset.next) {
       event.preventDefault();
       goTo(target.dataset.next);
@@ -462,9 +481,9 @@
   function copy(text) {
     if (!text) { return; }
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(function () { say("Link copied.", "ok"); });
+      navigator.clipboard.writeText(text).then(function () { say(words("copied"), "ok"); });
     } else {
-      window.prompt("Copy this link:", text);
+      window.prompt(words("copy"), text);
     }
   }
 
@@ -485,8 +504,8 @@
       .catch(function () { /* offline: the QR code shows when the page is opened online */ });
   }
 
-  window.addEventListener("online", function () { say("Back online.", "ok"); flush(); refresh(); follow(); });
-  window.addEventListener("offline", function () { say("Offline: the score shown may be old. Hands you enter are kept.", "offline"); });
+  window.addEventListener("online", function () { say(words("online"), "ok"); flush(); refresh(); follow(); });
+  window.addEventListener("offline", function () { say(words("offline"), "offline"); });
   setInterval(function () { if (queue.length && navigator.onLine) { flush(); } }, 5000);
 
   if ("serviceWorker" in navigator && window.isSecureContext) {

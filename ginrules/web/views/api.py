@@ -7,7 +7,7 @@ Every bad input is a 4xx with field-level messages; a failed save changes nothin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 from flask import Blueprint, Response, abort, current_app, jsonify, request
@@ -18,17 +18,26 @@ from ginrules.rules.yamlsource import MAX_FILE_BYTES
 from ginrules.web import openapi, refs, saving, version_pages
 from ginrules.web.json_input import BadInput, bad_input, body_text, field_error, parse_json
 from ginrules.web.security import limited
-from ginrules.web.storage import MAX_VERSION, TooManyVersions, Version, get_store
+from ginrules.web.storage import (
+    KEEP,
+    MAX_VERSION,
+    TooManyVersions,
+    Unchanged,
+    Version,
+    get_store,
+)
 from ginrules.web.tables import UNLISTED, VISIBILITIES
 from ginrules.web.urls import compiled_json, edit_url, links
 from ginrules.web.views import found_or_404
 from ginrules.words import builder as words
 from ginrules.words.diagnostics import to_json as diagnostic_json
+from ginrules.words.i18n import LANGUAGES, _, ngettext
 from ginrules.words.inputs import not_accepted_type
+from ginrules.words.languages import api_bad_language
 
 blueprint = Blueprint("api", __name__, url_prefix="/api")
 
-_JSON_KEYS = {"yaml", "ruleset", "forked_from", "visibility"}
+_JSON_KEYS = {"yaml", "ruleset", "forked_from", "visibility", "language"}
 #: The bodies a create or update takes: JSON, or the ruleset as YAML.
 BODY_TYPES = ("application/json", "application/yaml")
 
@@ -62,6 +71,7 @@ def _summary(loaded: refs.Loaded) -> dict[str, Any]:
             ),
             forked_from_name=version.origin.name if version.origin else None,
             visibility=version.visibility,
+            language=version.language,
         )
     else:
         data["kind"] = next(
@@ -153,13 +163,15 @@ def diff_rulesets() -> Response:
     errors = [
         {
             "field": name,
-            "message": f"no ruleset {value!r} (a shipped name, h/<slug> or h/<slug>/v<n>)",
+            "message": _("no ruleset {value} (a shipped name, h/<slug> or h/<slug>/v<n>)").format(
+                value=repr(value)
+            ),
         }
         for name, value in (("a", a), ("b", b))
         if refs.resolve(get_store(), value) is None
     ]
     if errors:
-        raise BadInput(400, "both a and b must name rulesets", errors)
+        raise BadInput(400, _("both a and b must name rulesets"), errors)
     before = refs.resolve(get_store(), a)
     after = refs.resolve(get_store(), b)
     assert before is not None and after is not None
@@ -179,7 +191,8 @@ def diff_rulesets() -> Response:
 @blueprint.post("/houserules")
 @limited
 def create_houserule() -> tuple[Response, int]:
-    text, forked_from, visibility = _read_body()
+    body = _read_body()
+    text, forked_from = body.text, body.forked_from
     ruleset, base = _validated(text)
     origin = None
     if forked_from:
@@ -187,12 +200,25 @@ def create_houserule() -> tuple[Response, int]:
         if parent is None or parent.version is None:
             raise BadInput(
                 400,
-                "forked_from must name a saved house rule",
-                [{"field": "forked_from", "message": f"no saved house rule {forked_from!r}"}],
+                _("forked_from must name a saved house rule"),
+                [
+                    {
+                        "field": "forked_from",
+                        "message": _("no saved house rule {reference}").format(
+                            reference=repr(forked_from)
+                        ),
+                    }
+                ],
             )
         origin = (parent.version.slug, parent.version.number)
     saved = saving.save_new(
-        get_store(), ruleset, text, base, origin, visibility=visibility or UNLISTED
+        get_store(),
+        ruleset,
+        text,
+        base,
+        origin,
+        visibility=body.visibility or UNLISTED,
+        language=None if isinstance(body.language, Unchanged) else body.language,
     )
     return _saved(saved.version, saved.secret), 201
 
@@ -207,18 +233,26 @@ def update_houserule(slug: str) -> tuple[Response, int]:
     if refused is saving.EditRefused.NO_SECRET:
         raise BadInput(
             401,
-            "send the edit secret in the X-Edit-Secret header",
-            [{"field": "X-Edit-Secret", "message": "missing"}],
+            _("send the edit secret in the X-Edit-Secret header"),
+            [{"field": "X-Edit-Secret", "message": _("missing")}],
         )
     if refused is saving.EditRefused.WRONG_SECRET:
         raise BadInput(
             403,
-            "that edit secret is not right for these house rules",
-            [{"field": "X-Edit-Secret", "message": "wrong secret"}],
+            _("that edit secret is not right for these house rules"),
+            [{"field": "X-Edit-Secret", "message": _("wrong secret")}],
         )
-    text, _, visibility = _read_body()
-    ruleset, base = _validated(text)
-    version = saving.save_version(get_store(), slug, ruleset, text, base, visibility=visibility)
+    body = _read_body()
+    ruleset, base = _validated(body.text)
+    version = saving.save_version(
+        get_store(),
+        slug,
+        ruleset,
+        body.text,
+        base,
+        visibility=body.visibility,
+        language=body.language,
+    )
     return _saved(version, None), 201
 
 
@@ -235,9 +269,20 @@ def _saved(version: Version, secret: str | None) -> Response:
     return response
 
 
-def _read_body() -> tuple[str, str, str | None]:
+class Body(NamedTuple):
+    """What a create or update sends besides the rules' text."""
+
+    text: str
+    forked_from: str = ""
+    #: None: not given.
+    visibility: str | None = None
+    #: The table language (None: each reader's own); KEEP: not given.
+    language: str | Unchanged | None = KEEP
+
+
+def _read_body() -> Body:
     """The ruleset text of a create or update (raw YAML, or JSON ``{"yaml"|"ruleset": ...}``),
-    the ``forked_from`` reference and the ``visibility`` (None: not given).
+    the ``forked_from`` reference, the ``visibility`` and the table ``language``.
 
     Only ``application/json`` and ``application/yaml`` bodies are read (415 otherwise,
     before reading): a browser sends neither across sites without asking first, as it
@@ -247,50 +292,63 @@ def _read_body() -> tuple[str, str, str | None]:
         raise field_error(415, "Content-Type", not_accepted_type(kind))
     body = body_text()
     if kind == "application/yaml":
-        return body, "", None
+        return Body(body)
     data = parse_json(body)
     if not isinstance(data, dict):
-        raise BadInput(400, "send a JSON object", [{"field": "body", "message": "not an object"}])
+        raise BadInput(
+            400, _("send a JSON object"), [{"field": "body", "message": _("not an object")}]
+        )
     unknown = sorted(set(data) - _JSON_KEYS)
     if unknown:
         raise BadInput(
             400,
-            f"unknown field(s): {', '.join(unknown)}",
-            [{"field": name, "message": "unknown field"} for name in unknown],
+            ngettext("unknown field: {names}", "unknown fields: {names}", len(unknown)).format(
+                names=", ".join(unknown)
+            ),
+            [{"field": name, "message": _("unknown field")} for name in unknown],
         )
     forked_from = data.get("forked_from") or ""
     if not isinstance(forked_from, str):
         raise BadInput(
-            400, "forked_from is a string", [{"field": "forked_from", "message": "not a string"}]
+            400,
+            _("forked_from is a string"),
+            [{"field": "forked_from", "message": _("not a string")}],
         )
     visibility = data.get("visibility")
     if visibility is not None and visibility not in VISIBILITIES:
         problem = words.form_problem("visibility")
         raise BadInput(400, problem, [{"field": "visibility", "message": problem}])
+    language = data.get("language", KEEP)
+    spoken = isinstance(language, str) and language in LANGUAGES
+    if language is not KEEP and language is not None and not spoken:
+        problem = api_bad_language()
+        raise BadInput(422, problem, [{"field": "language", "message": problem}])
     if ("yaml" in data) == ("ruleset" in data):
         raise BadInput(
             400,
-            "send exactly one of yaml (text) or ruleset (an object)",
-            [{"field": "yaml", "message": "give yaml or ruleset"}],
+            _("send exactly one of yaml (text) or ruleset (an object)"),
+            [{"field": "yaml", "message": _("give yaml or ruleset")}],
         )
     if "yaml" in data:
         if not isinstance(data["yaml"], str):
-            raise BadInput(400, "yaml is a string", [{"field": "yaml", "message": "not a string"}])
-        return data["yaml"], forked_from, visibility
+            raise BadInput(
+                400, _("yaml is a string"), [{"field": "yaml", "message": _("not a string")}]
+            )
+        return Body(data["yaml"], forked_from, visibility, language)
     if not isinstance(data["ruleset"], dict):
         raise BadInput(
-            400, "ruleset is an object", [{"field": "ruleset", "message": "not an object"}]
+            400, _("ruleset is an object"), [{"field": "ruleset", "message": _("not an object")}]
         )
     if _depth(data["ruleset"]) > MAX_NESTING:
         raise BadInput(
             422,
-            f"the ruleset is nested deeper than {MAX_NESTING} levels",
-            [{"field": "ruleset", "message": "nested too deeply"}],
+            _("the ruleset is nested deeper than {levels} levels").format(levels=MAX_NESTING),
+            [{"field": "ruleset", "message": _("nested too deeply")}],
         )
     text = yaml.safe_dump(data["ruleset"], sort_keys=False, allow_unicode=True)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
         abort(413)
-    return text, forked_from, visibility
+    return Body(text, forked_from, visibility, language)
 
 
 #: Deeper than any ruleset (sections hold knobs; notes hold strings).
@@ -312,7 +370,7 @@ def _validated(text: str) -> tuple[Any, str]:
     if ruleset is None:
         raise BadInput(
             422,
-            "the ruleset has errors",
+            _("the ruleset has errors"),
             [_diagnostic(d) for d in diagnostics if d.severity == "error"],
         )
     return ruleset, base
@@ -326,10 +384,14 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
         value = int(raw)
     except ValueError:
         raise BadInput(
-            400, f"{name} is a whole number", [{"field": name, "message": "not a number"}]
+            400,
+            _("{name} is a whole number").format(name=name),
+            [{"field": name, "message": _("not a number")}],
         ) from None
     if not low <= value <= high:
         raise BadInput(
-            400, f"{name} is from {low} to {high}", [{"field": name, "message": "out of range"}]
+            400,
+            _("{name} is from {low} to {high}").format(name=name, low=low, high=high),
+            [{"field": name, "message": _("out of range")}],
         )
     return value

@@ -68,6 +68,9 @@ from ginrules.web.storage import get_store, secret_matches
 from ginrules.web.urls import absolute
 from ginrules.web.views import found_or_404
 from ginrules.words import bot_games as words
+from ginrules.words.cards import card_faces
+from ginrules.words.game import bot_name
+from ginrules.words.i18n import current_locale, language
 from ginrules.words.problems import message
 from ginrules.words.tables import input_problem, table_refused
 
@@ -118,7 +121,11 @@ def start_from_page(ref: str) -> BaseResponse:
     keys = dict(session.get(_SESSION_KEYS) or {})
     keys[played.game.slug] = key
     session[_SESSION_KEYS] = dict(list(keys.items())[-_KEYS_KEPT:])
-    return redirect(url_for("bot_game.game_page", slug=played.game.slug), 303)
+    # A language asked for in the URL (?lang=) carries on to the game.
+    where = url_for(
+        "bot_game.game_page", slug=played.game.slug, lang=language(request.args.get("lang"))
+    )
+    return redirect(where, 303)
 
 
 def _start_form(loaded: refs.Loaded, errors: dict[str, str], status: int) -> Response:
@@ -126,7 +133,7 @@ def _start_form(loaded: refs.Loaded, errors: dict[str, str], status: int) -> Res
         render_template(
             "web/bot_game.html",
             loaded=loaded,
-            bots=[(bot, words.matchup(loaded.config, bot)) for bot in BOT_CHOICES],
+            bots=[(bot, bot_name(bot), words.matchup(loaded.config, bot)) for bot in BOT_CHOICES],
             chosen=request.form.get("bot", BOT_CHOICES[0]),
             seed=request.form.get("seed", ""),
             errors=errors,
@@ -152,10 +159,13 @@ def game_page(slug: str) -> Response:
         render_template(
             "web/bot_game.html",
             game=_answer_json(played),
+            words=words.page_words(),
+            faces=card_faces(),
             key=key if isinstance(key, str) else None,
             again_url=url_for("bot_game.start_page", ref=played.game.rules.ref),
-            state_url=url_for("bot_api.get_game", slug=slug),
-            act_url=url_for("bot_api.add_action", slug=slug),
+            # The page's moves come back worded in the page's own language.
+            state_url=url_for("bot_api.get_game", slug=slug, lang=current_locale()),
+            act_url=url_for("bot_api.add_action", slug=slug, lang=current_locale()),
         )
     )
     response.headers["Cache-Control"] = "no-store"
@@ -247,9 +257,7 @@ def _action(raw: object) -> Action:
 def _moved_on(slug: str, seen: int, current: int) -> Response:
     now = state(_games(), slug)
     assert now is not None
-    response = moved_on(
-        words.refused("moved_on", current=current, seen=seen), game=_answer_json(now)
-    )
+    response = moved_on(words.moved_on(current, seen), game=_answer_json(now))
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -9,13 +9,16 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from ginrules.rules.diagnostics import Diagnostic
 from ginrules.rules.load import Ruleset
+from ginrules.sheets.shipped import ruleset_text
 from ginrules.web import forms, handoffs, refs, saving
 from ginrules.web.security import limited
 from ginrules.web.storage import AlreadySaved, Version, get_store, new_form_token
 from ginrules.web.tables import UNLISTED
 from ginrules.web.views import found_or_404
 from ginrules.words import builder as words
+from ginrules.words import languages
 from ginrules.words.diagnostics import message as diagnostic_message
+from ginrules.words.i18n import _
 
 blueprint = Blueprint("builder", __name__)
 
@@ -33,7 +36,7 @@ def build() -> Any:
     values = forms.values_of(start.ruleset)
     base = start.version.base if start.version else start.ruleset.name
     if start.version is None:  # new house rules: the base's words are not theirs
-        values["name"] = f"{values['name']} at our table"
+        values["name"] = _("{name} at our table").format(name=ruleset_text(values["name"]))
         values["description"] = ""
         values["author"] = ""
     else:  # a fork: the same rules under a new name, by whoever forks them
@@ -49,16 +52,36 @@ def already_saved(slug: str, number: int) -> BaseResponse:
     return redirect(url_for("rulesets.version_page", slug=slug, number=number), 303)
 
 
-def _option_words(options: saving.SaveOptions | None, default: str) -> dict[str, Any]:
-    """The template variables of web/_save_options.html."""
+def _option_words(options: saving.SaveOptions | None, edit: Version | None) -> dict[str, Any]:
+    """The template variables of web/_save_options.html: a new form starts unlisted,
+    for each reader's own language; an edit from the house rule's own choices."""
+    choices = {"table_languages": languages.table_language_choices()}
     if options is None:
-        return {"form_token": new_form_token(), "visibility": default, "visibility_error": ""}
+        return {
+            "form_token": new_form_token(),
+            "visibility": edit.visibility if edit else UNLISTED,
+            "visibility_error": "",
+            "language": (edit.language if edit else None) or "",
+            "language_error": "",
+            **choices,
+        }
     return {
         # A refused form keeps its token: the same form, sent again once fixed.
         "form_token": options.form_token or new_form_token(),
         "visibility": options.shown,
         "visibility_error": "" if options.visibility else words.form_problem("visibility"),
+        "language": options.language_sent,
+        "language_error": "" if options.language is not None else languages.bad_table_language(),
+        **choices,
     }
+
+
+def option_problems(submission: forms.Submission, options: saving.SaveOptions) -> None:
+    """Add the save options' problems to the builder form's."""
+    if options.visibility is None:
+        submission.add("visibility", words.form_problem("visibility"))
+    if options.language is None:
+        submission.add("language", languages.bad_table_language())
 
 
 def builder_page(
@@ -100,7 +123,7 @@ def builder_page(
         label_of=words.label,
         field_error=words.field_error,
         save_options_styled=True,
-        **_option_words(options, edit.visibility if edit else UNLISTED),
+        **_option_words(options, edit),
     )
     return page, status
 
@@ -115,8 +138,7 @@ def build_save() -> Any:
         return already_saved(*again)
     submission = forms.read_form(request.form, base)
     forked_from = request.form.get("forked_from", "")
-    if options.visibility is None:
-        submission.add("visibility", words.form_problem("visibility"))
+    option_problems(submission, options)
     if not submission.ok:
         return builder_page(
             submission.values,
@@ -143,6 +165,7 @@ def _save_new(
             saving.fork_origin(store, forked_from),
             visibility=options.visibility or UNLISTED,
             form_token=options.form_token,
+            language=options.table_language,
         )
     except AlreadySaved as first:  # the same form, sent twice at once
         return already_saved(first.slug, first.number)
@@ -165,9 +188,9 @@ def build_yaml() -> Any:
         values = forms.values_of(start.ruleset)
         text = forms.to_yaml(
             {
-                "name": f"{values['name']} (our table)"
+                "name": _("{name} (our table)").format(name=ruleset_text(values["name"]))
                 if start.ruleset.name != "classic"
-                else "Our table",
+                else _("Our table"),
                 "author": "",
                 "description": "",
                 "extends": start.ruleset.name,
@@ -199,7 +222,7 @@ def yaml_editor(
         edit=edit,
         key=key,
         bases=refs.shipped_names(),
-        **_option_words(options, edit.visibility if edit else UNLISTED),
+        **_option_words(options, edit),
     )
     return page, status
 
@@ -214,7 +237,7 @@ def build_yaml_save() -> Any:
     if again is not None:
         return already_saved(*again)
     ruleset, diagnostics, base = saving.read_yaml(text)
-    if ruleset is None or options.visibility is None:
+    if ruleset is None or not options.ok:
         errors = diagnostics if ruleset is None else []
         return yaml_editor(
             text, errors=errors, forked_from=forked_from, options=options, status=422

@@ -23,9 +23,9 @@ from ginrules.web.security import limited, problem
 from ginrules.web.storage import AlreadySaved, Version, get_store
 from ginrules.web.urls import build_url, edit_url, links
 from ginrules.web.views import found_or_404
-from ginrules.web.views.builder import already_saved, builder_page, yaml_editor
-from ginrules.words import builder as words
-from ginrules.words.versions import bad_page
+from ginrules.web.views.builder import already_saved, builder_page, option_problems, yaml_editor
+from ginrules.words.i18n import _
+from ginrules.words.versions import bad_page, saved_version
 
 blueprint = Blueprint("houserules", __name__)
 
@@ -73,7 +73,7 @@ def _check_key(slug: str, key: str) -> Version:
     if latest is None or refused is saving.EditRefused.NO_SUCH_RULES:
         abort(404)
     if refused is not None:
-        abort(403, "That edit link is not right for these house rules.")
+        abort(403, _("That edit link is not right for these house rules."))
     return latest
 
 
@@ -96,15 +96,16 @@ def edit(slug: str) -> Any:
 def edit_save(slug: str) -> Any:
     key = request.form.get("key", "")
     latest = _check_key(slug, key)
-    # An edit keeps the house rule's visibility unless the form says otherwise.
-    options = saving.save_options(request.form, latest.visibility)
+    # An edit keeps the house rule's visibility and table language unless the form
+    # says otherwise.
+    options = saving.save_options(request.form, latest.visibility, latest.language)
     again = saving.saved_before(get_store(), options)
     if again is not None:
         return already_saved(*again)
     if "yaml" in request.form:
         text = saving.submitted_yaml(request.form)
         ruleset, diagnostics, base = saving.read_yaml(text)
-        if ruleset is None or options.visibility is None:
+        if ruleset is None or not options.ok:
             errors = diagnostics if ruleset is None else []
             return yaml_editor(
                 text, errors=errors, edit=latest, key=key, options=options, status=422
@@ -112,8 +113,7 @@ def edit_save(slug: str) -> Any:
     else:
         base = request.form.get("base", latest.base)
         submission = forms.read_form(request.form, base)
-        if options.visibility is None:
-            submission.add("visibility", words.form_problem("visibility"))
+        option_problems(submission, options)
         if not submission.ok:
             return builder_page(
                 submission.values,
@@ -135,8 +135,9 @@ def edit_save(slug: str) -> Any:
             base,
             visibility=options.visibility,
             form_token=options.form_token,
+            language=options.table_language,
         )
     except AlreadySaved as first:  # the same form, sent twice at once
         return already_saved(first.slug, first.number)
-    flash(f"Saved version {version.number}. The plain link now shows it.")
+    flash(saved_version(version.number))
     return redirect(url_for("rulesets.version_page", slug=slug, number=version.number), 303)

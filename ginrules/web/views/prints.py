@@ -20,11 +20,14 @@ from ginrules.rules.load import Ruleset
 from ginrules.sheets.qr import qr_png, qr_svg
 from ginrules.sheets.render import Document, SheetOptions, scorepad_html, sheet_html
 from ginrules.web import pdf_renders, refs
+from ginrules.web.locales import asked
 from ginrules.web.responses import IMMUTABLE, RELEASE, cached
 from ginrules.web.security import problem
 from ginrules.web.storage import get_store
-from ginrules.web.urls import absolute, compiled_json
+from ginrules.web.urls import absolute, compiled_json, in_language
 from ginrules.web.views import found_or_404
+from ginrules.words.i18n import current_locale
+from ginrules.words.versions import version_label
 
 blueprint = Blueprint("prints", __name__)
 
@@ -43,7 +46,7 @@ def _options(loaded: refs.Loaded, paper: str, large: bool) -> SheetOptions:
         paper=paper,  # type: ignore[arg-type]
         large_print=large,
         url=absolute(loaded.path),
-        version=f"version {version.number}" if version else None,
+        version=version_label(version.number) if version else None,
         date=version.created_at.date() if version else None,
     )
 
@@ -61,7 +64,8 @@ def _resource(
     """A sheet or score pad; ``identity`` names its content (a fingerprint, or a
     version that never changes), so a repeat needs no database read at all."""
     paper, large = _paper()
-    key = f"{kind}|{ref}|{identity}|{paper}|{large}|{current_app.config['PUBLIC_BASE_URL']}"
+    base_url = current_app.config["PUBLIC_BASE_URL"]
+    key = f"{kind}|{current_locale()}|{ref}|{identity}|{paper}|{large}|{base_url}"
     if kind in _PDFS:
         return _pdf(ref, key, load, _PDFS[kind], (paper, large), policy)
     page = _PAGES[kind]
@@ -126,7 +130,8 @@ def version_resource(slug: str, number: int, kind: str) -> Response:
 
 
 def _qr(target: str, kind: str, policy: str) -> Response:
-    url = absolute(target)
+    # ?lang= on the QR's own URL is the language its link opens in (a table language).
+    url = absolute(in_language(target, asked()))
     if kind == "png":
         response = cached(f"qr.png|{url}", lambda: (qr_png(url), "image/png"), policy)
     else:

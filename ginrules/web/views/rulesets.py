@@ -1,4 +1,12 @@
-"""The home page, and the page of a shipped ruleset or a saved version."""
+"""The home page, and the page of a shipped ruleset or a saved version.
+
+Both are kept (:func:`ginrules.web.responses.cached`) per language: the key names the
+language each was rendered in. The blueprint also gives every page of the site the
+filters that word what a page shows of a ruleset: ``ruleset_text`` (a shipped
+ruleset's name, description or notes in the reader's language; a table's own words
+as written), ``saved_on`` and ``saved_at`` (when a version was saved, as the
+language writes dates).
+"""
 
 from __future__ import annotations
 
@@ -8,14 +16,21 @@ from flask import Blueprint, Response, current_app, render_template
 from markupsafe import Markup
 
 from ginrules.rules import locate
+from ginrules.sheets.marks import knob_label
 from ginrules.sheets.render import SheetOptions, sheet_html, sheet_origins
+from ginrules.sheets.shipped import ruleset_text
 from ginrules.web import forms, refs
 from ginrules.web.responses import RELEASE, REVALIDATE, cached
 from ginrules.web.storage import get_store
 from ginrules.web.urls import links
 from ginrules.web.views import changes_between, found_or_404
+from ginrules.words.i18n import current_locale
+from ginrules.words.versions import saved_at, saved_on
 
 blueprint = Blueprint("rulesets", __name__)
+blueprint.add_app_template_filter(ruleset_text, "ruleset_text")
+blueprint.add_app_template_filter(saved_on, "saved_on")
+blueprint.add_app_template_filter(saved_at, "saved_at")
 
 #: The shipped base rulesets shown first on the home page.
 BASES: Final = ("classic", "oklahoma", "hollywood", "partnership")
@@ -39,7 +54,7 @@ def home() -> Response:
         return page, "text/html"
 
     change = get_store().last_change()
-    return cached(f"home|{get_store().url}|{change}", make, REVALIDATE)
+    return cached(f"home|{current_locale()}|{get_store().url}|{change}", make, REVALIDATE)
 
 
 @blueprint.get("/rules/<name>")
@@ -85,7 +100,7 @@ def _sheet_words(loaded: refs.Loaded) -> Markup:
 def _ruleset_page(loaded: refs.Loaded, policy: str) -> Response:
     version = loaded.version
     latest = version.latest if version else None
-    key = f"page|{loaded.ref}|{latest}|{current_app.config['PUBLIC_BASE_URL']}"
+    key = f"page|{current_locale()}|{loaded.ref}|{latest}|{current_app.config['PUBLIC_BASE_URL']}"
 
     def make() -> tuple[str, str]:
         base = _base_of(loaded)
@@ -107,6 +122,7 @@ def _ruleset_page(loaded: refs.Loaded, policy: str) -> Response:
             warnings=loaded.ruleset.warnings,
             origins=sheet_origins(loaded.ruleset),
             links=links(loaded),
+            knob_label=knob_label,
         )
         return page, "text/html"
 

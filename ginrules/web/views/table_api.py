@@ -51,7 +51,12 @@ from ginrules.web.table_store import CardTable, Conflict, StoredEvent, TableStor
 from ginrules.web.table_watch import watch_for
 from ginrules.web.urls import absolute
 from ginrules.words.problems import message
-from ginrules.words.tables import input_problem, table_refused
+from ginrules.words.tables import (
+    ANONYMOUS_SCORER,
+    input_problem,
+    moved_on_problem,
+    table_refused,
+)
 
 blueprint = Blueprint("table_api", __name__, url_prefix="/api/tables")
 blueprint.register_error_handler(BadInput, bad_input)
@@ -74,10 +79,10 @@ def start_table() -> tuple[Response, int]:
     dealers = list_field(data, "first_dealers")
     for index, name in enumerate(players):
         if not isinstance(name, str):
-            raise field_error(400, f"players.{index}", input_problem("not_string", name="a name"))
+            raise field_error(400, f"players.{index}", input_problem("name_not_string"))
     seats = [as_whole(dealer) for dealer in dealers]
     if None in seats:
-        raise field_error(400, "first_dealers", input_problem("not_whole", name="a seat"))
+        raise field_error(400, "first_dealers", input_problem("seat_not_whole"))
     loaded = refs.resolve(get_store(), reference)
     if loaded is None:
         raise field_error(422, "rules", table_refused("no_rules", {}))
@@ -212,13 +217,13 @@ def _seen_and_key(data: dict[str, Any]) -> tuple[int, str | None]:
 def _actor() -> str:
     """Who made a change, as the phone says (the scorer key vouches for it)."""
     name = request.headers.get("X-Player", "").strip()
-    return " ".join(name.split())[:100] or "a scorer"
+    return " ".join(name.split())[:100] or ANONYMOUS_SCORER
 
 
 def _moved_on(slug: str, seen: int, current: int) -> Response:
     now = state(_tables(), slug)
     assert now is not None
-    return moved_on(input_problem("moved_on", current=current, seen=seen), table=state_json(now))
+    return moved_on(moved_on_problem(current, seen), table=state_json(now))
 
 
 def _answer(now: TableState, stored: StoredEvent) -> Response:

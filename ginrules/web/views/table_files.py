@@ -30,6 +30,7 @@ from ginrules.web.table_service import TableState, state
 from ginrules.web.table_store import TableStore
 from ginrules.web.urls import absolute
 from ginrules.web.views.table_api import state_json
+from ginrules.words.i18n import current_locale
 
 blueprint = Blueprint("table_files", __name__)
 blueprint.register_error_handler(BadInput, bad_input)
@@ -94,7 +95,8 @@ def _pad(
     def make(now: TableState) -> str | bytes:
         return render(now, pad_options(now, url, paper, large))
 
-    return _file(slug, kind, make, paper, large)
+    # The pad is printed in the reader's language; the CSV and JSON are the same in all.
+    return _file(slug, kind, make, paper, large, current_locale())
 
 
 @blueprint.get("/t/<slug>/pad")

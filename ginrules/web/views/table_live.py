@@ -27,8 +27,9 @@ from flask import Blueprint, Response, abort, current_app, request, stream_with_
 from ginrules.web.storage import get_store
 from ginrules.web.table_service import TableState, state
 from ginrules.web.table_store import TableStore
-from ginrules.web.table_watch import watch_for
+from ginrules.web.table_watch import Watch, watch_for
 from ginrules.web.views.table_pages import live_payload
+from ginrules.words.i18n import current_locale, use_locale
 
 blueprint = Blueprint("table_live", __name__)
 
@@ -76,24 +77,12 @@ def live(slug: str) -> Response:
         return busy
     after = _after()
     watch = watch_for(store.engine)
+    # The score is worded in the language the phone asked in, however long the stream.
+    locale = current_locale()
 
     def stream() -> Iterator[str]:
-        yield f"retry: {RETRY_MS}\n\n"
-        now = first
-        if now.table.last_event != after:
-            yield table_event(now)
-        seen = now.table.last_event
-        until = time.monotonic() + STREAM_SECONDS
-        while (left := until - time.monotonic()) > 0:
-            moved = watch.wait(slug, seen, min(KEEPALIVE_SECONDS, left))
-            if moved is None:
-                yield ": still here\n\n"
-                continue
-            fresh = state(tables, slug)
-            if fresh is None:
-                return
-            seen = fresh.table.last_event
-            yield table_event(fresh)
+        with use_locale(locale):
+            yield from _news(tables, slug, first, after, watch)
 
     response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
@@ -101,3 +90,25 @@ def live(slug: str) -> Response:
     # Released when the server closes the answer: at its end, or when the phone left.
     response.call_on_close(slots.release)
     return response
+
+
+def _news(
+    tables: TableStore, slug: str, first: TableState, after: int, watch: Watch
+) -> Iterator[str]:
+    """The stream's events: the score now (unless the phone has it), then each change."""
+    yield f"retry: {RETRY_MS}\n\n"
+    now = first
+    if now.table.last_event != after:
+        yield table_event(now)
+    seen = now.table.last_event
+    until = time.monotonic() + STREAM_SECONDS
+    while (left := until - time.monotonic()) > 0:
+        moved = watch.wait(slug, seen, min(KEEPALIVE_SECONDS, left))
+        if moved is None:
+            yield ": still here\n\n"
+            continue
+        fresh = state(tables, slug)
+        if fresh is None:
+            return
+        seen = fresh.table.last_event
+        yield table_event(fresh)

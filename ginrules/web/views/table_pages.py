@@ -12,6 +12,11 @@
 
 The score is rendered once, here (``web/table_score.html``), for the first
 paint and for every live update alike; ``static/table.js`` swaps it in.
+
+Everything is worded in the request's language: the page hands its script the
+words it shows (:func:`ginrules.words.tables.page_words`) and URLs that ask for
+the live updates and send the changes with the page's ``?lang=``, so a phone's
+score stays in the language its page opened in.
 """
 
 from __future__ import annotations
@@ -59,6 +64,8 @@ from ginrules.web.urls import absolute
 from ginrules.web.views import found_or_404
 from ginrules.web.views.table_api import state_json
 from ginrules.words import tables as words
+from ginrules.words.cards import card_faces
+from ginrules.words.i18n import current_locale, language
 from ginrules.words.values import outcome_name
 
 blueprint = Blueprint("table_pages", __name__)
@@ -111,7 +118,7 @@ def table_view(now: TableState) -> dict[str, Any]:
             "number": len(pad.entries) + 1,
             "hands": [
                 {
-                    "players": [names[seat] for seat in seating.seats],
+                    "pairing": words.pairing(*(names[seat] for seat in seating.seats)),
                     "dealer": words.deals(names[seating.dealer_seat if out is None else out]),
                 }
                 for seating in deal.seatings
@@ -121,6 +128,7 @@ def table_view(now: TableState) -> dict[str, Any]:
     results = pad.results() if pad.finished else []
     return {
         "slug": now.table.slug,
+        "lang": current_locale(),
         "sides": columns,
         "games": pad.snapshot().games,
         "hands": hands,
@@ -159,8 +167,9 @@ def history(now: TableState) -> list[dict[str, Any]]:
         items.append(
             {
                 "what": words.change_words(stored.event["kind"], number),
-                "actor": stored.actor,
+                "actor": words.actor_name(stored.actor),
                 "at": stored.created_at,
+                "when": words.change_time(stored.created_at),
                 "before": said(before),
                 "after": said(after),
             }
@@ -231,7 +240,9 @@ def create_table() -> BaseResponse | tuple[str, int]:
         field = refused.field.replace(".", "-")
         errors = {field: words.table_refused(refused.reason, refused.params)}
         return _start_form(loaded, dict(request.form), errors), 422
-    return redirect(url_for("table_pages.table", slug=table.slug) + "#key=" + secret, code=303)
+    # A language asked for in the URL (?lang=) carries on to the table.
+    where = url_for("table_pages.table", slug=table.slug, lang=language(request.args.get("lang")))
+    return redirect(where + "#key=" + secret, code=303)
 
 
 @blueprint.get("/t/<slug>")
@@ -245,6 +256,10 @@ def table(slug: str) -> str:
         view=table_view(now),
         state=state,
         form=_form_config(now),
+        words=words.page_words(),
+        faces=card_faces(),
+        # The page asks for its updates and sends its changes in its own language.
+        lang=current_locale(),
         rules_path=_rules_path(now.table.rules.ref),
         viewer_url=absolute(url_for("table_pages.table", slug=slug)),
         newer=later,
@@ -295,6 +310,7 @@ def manifest(slug: str) -> Response:
     start_url = url_for("table_pages.table", slug=slug)
     document = {
         "name": " · ".join(now.table.players),
+        "lang": current_locale(),
         "short_name": "ginrules",
         "start_url": start_url,
         "scope": "/t/",

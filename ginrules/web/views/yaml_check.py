@@ -6,7 +6,8 @@ diagnostic with its line, column, dotted path, message and severity. Nothing is
 saved. The CSRF token travels in the ``X-CSRFToken`` header, as the builder's
 preview sends it. Checks count against their own, more generous rate limit
 (``CHECK_RATE_LIMIT``) so typing never uses up a person's saves. Every refusal
-(CSRF, too large, unreadable, too many) is JSON too, never a page.
+(CSRF, too large, unreadable, too many) is JSON too, never a page, its message in the
+request's language (:mod:`ginrules.words.guards`); the keys and codes stay as they are.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import BadRequest, HTTPException, InternalServerError
+from werkzeug.exceptions import BadRequest, HTTPException
 
 from ginrules.rules.diagnostics import Diagnostic
 from ginrules.web import saving
 from ginrules.web.security import count_request
-from ginrules.words.diagnostics import message
+from ginrules.words import guards
+from ginrules.words.diagnostics import expected, hint, message
 
 blueprint = Blueprint("yaml_check", __name__)
 log = logging.getLogger("ginrules.web")
@@ -45,8 +47,8 @@ def _diagnostic(diagnostic: Diagnostic) -> dict[str, Any]:
         "column": diagnostic.column,
         "path": ".".join(str(part) for part in diagnostic.path),
         "message": message(diagnostic),
-        "expected": diagnostic.expected,
-        "hint": diagnostic.hint,
+        "expected": expected(diagnostic),
+        "hint": hint(diagnostic),
         "severity": diagnostic.severity,
     }
 
@@ -61,7 +63,7 @@ def check() -> Response:
     )
 
 
-def _refusal(status: int, description: str | None) -> Response:
+def _refusal(status: int, description: str) -> Response:
     response = jsonify({"ok": False, "error": description, "status": status, "diagnostics": []})
     response.status_code = status
     return response
@@ -72,7 +74,11 @@ def _refusal(status: int, description: str | None) -> Response:
 def refused(error: HTTPException) -> Response:
     """CSRF, a body over the site's limit, an unreadable body, too many checks: JSON."""
     status = error.code or 500
-    response = _refusal(status, error.description)
+    if isinstance(error, CSRFError):
+        text = guards.form_expired()
+    else:  # a 429 says which allowance is used up (ginrules.web.ratelimit words it)
+        text = guards.refused(status) or error.description or guards.went_wrong()
+    response = _refusal(status, text)
     retry_after = error.get_response().headers.get("Retry-After")
     if retry_after:
         response.headers["Retry-After"] = retry_after
@@ -82,4 +88,4 @@ def refused(error: HTTPException) -> Response:
 @blueprint.errorhandler(Exception)
 def failed(error: Exception) -> Response:
     log.exception("yaml_check failed: %s %s", request.method, request.path)
-    return _refusal(500, InternalServerError.description)
+    return _refusal(500, guards.failed_here())
