@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ginrules.cards import DECK_SIZE
-from ginrules.rules.diagnostics import Severity
+from ginrules.rules.diagnostics import Code, Phrase, Problem, Severity, phrase, said
 
 
 @dataclass(frozen=True)
@@ -24,6 +24,8 @@ class Finding:
     #: The knobs involved, ``section.name``; the first is where the message points.
     knobs: tuple[str, ...]
     expected: str | None = None
+    #: What it says, as data (``message`` and ``expected`` are its English).
+    problem: Problem | None = None
 
 
 class RuleView:
@@ -54,13 +56,23 @@ class RuleView:
 Check = Callable[[RuleView], Iterator[Finding]]
 
 
-def _error(message: str, *knobs: str, expected: str | None = None) -> Finding:
-    return Finding("error", message, knobs, expected)
+def _error(message: Phrase, english: str, *knobs: str, expected: tuple[Phrase, str]) -> Finding:
+    """An error: what it says and what was expected, each as data and in English."""
+    wanted, wanted_english = expected
+    return Finding("error", english, knobs, wanted_english, Problem(message, wanted))
 
 
-def _unused(rules: RuleView, knob: str, needs: str) -> Iterator[Finding]:
-    if rules.is_set(knob):
-        yield Finding("warning", f"{knob} has no effect unless {needs}", (knob,))
+def _setting(setting: str) -> tuple[Phrase, str]:
+    """Expected: a setting, as YAML writes it (``format.players: 4``)."""
+    return phrase(Code.SETTING, setting=setting), setting
+
+
+def _either(one: str, other: str) -> tuple[Phrase, str]:
+    return phrase(Code.EITHER_SETTING, one=one, other=other), f"{one}, or {other}"
+
+
+def _less_than(target: int) -> tuple[Phrase, str]:
+    return phrase(Code.LESS_THAN, value=target), f"less than {target}"
 
 
 # --- errors ----------------------------------------------------------------
@@ -69,81 +81,95 @@ def _unused(rules: RuleView, knob: str, needs: str) -> Iterator[Finding]:
 def spades_double_needs_oklahoma(rules: RuleView) -> Iterator[Finding]:
     if rules["oklahoma.spades_double"] and not rules["oklahoma.enabled"]:
         yield _error(
+            phrase(Code.SPADES_DOUBLE_NEEDS_OKLAHOMA),
             "spades double needs Oklahoma: the first upcard's suit only matters there",
             "oklahoma.spades_double",
             "oklahoma.enabled",
-            expected="oklahoma.enabled: true, or spades_double: false",
+            expected=_either("oklahoma.enabled: true", "spades_double: false"),
         )
 
 
 def oklahoma_needs_an_upcard(rules: RuleView) -> Iterator[Finding]:
     if rules["oklahoma.enabled"] and rules["deal.first_turn"] == "eleven_cards":
         yield _error(
+            phrase(Code.OKLAHOMA_NEEDS_AN_UPCARD),
             "Oklahoma sets the knock limit from the first upcard, but an eleven-card deal"
             " turns no upcard",
             "deal.first_turn",
             "oklahoma.enabled",
-            expected="deal.first_turn: upcard_offer",
+            expected=_setting("deal.first_turn: upcard_offer"),
         )
 
 
 def partnership_needs_four_players(rules: RuleView) -> Iterator[Finding]:
-    if rules["format.type"] == "partnership" and rules["format.players"] != 4:
+    players = rules["format.players"]
+    if rules["format.type"] == "partnership" and players != 4:
         yield _error(
-            f"a partnership game is two teams of two, not {rules['format.players']} players",
+            phrase(Code.PARTNERSHIP_NEEDS_FOUR_PLAYERS, players=players),
+            f"a partnership game is two teams of two, not {players} players",
             "format.players",
             "format.type",
-            expected="format.players: 4",
+            expected=_setting("format.players: 4"),
         )
 
 
 def partnership_needs_a_team_target(rules: RuleView) -> Iterator[Finding]:
     if rules["format.type"] == "partnership" and rules["format.team_target"] is None:
         yield _error(
+            phrase(Code.PARTNERSHIP_NEEDS_A_TEAM_TARGET),
             "a partnership game needs a team target (usually 125 or 150)",
             "format.team_target",
             "format.type",
-            expected="format.team_target: 125",
+            expected=_setting("format.team_target: 125"),
         )
 
 
 def team_target_only_for_partnership(rules: RuleView) -> Iterator[Finding]:
     if rules["format.type"] != "partnership" and rules["format.team_target"] is not None:
         yield _error(
+            phrase(Code.TEAM_TARGET_ONLY_FOR_PARTNERSHIP),
             "format.team_target is only for a partnership game; set game_scoring.target instead",
             "format.team_target",
             "format.type",
-            expected="no team_target, or format.type: partnership",
+            expected=(
+                phrase(
+                    Code.NO_KEY_OR_SETTING, key="team_target", setting="format.type: partnership"
+                ),
+                "no team_target, or format.type: partnership",
+            ),
         )
 
 
 def hollywood_needs_three_games(rules: RuleView) -> Iterator[Finding]:
-    games = rules["format.games"]
-    if rules["format.type"] == "hollywood" and games != 3:
+    games, kind = rules["format.games"], rules["format.type"]
+    if kind == "hollywood" and games != 3:
         yield _error(
+            phrase(Code.HOLLYWOOD_NEEDS_THREE_GAMES, games=games),
             f"Hollywood scores three games at once, not {games}",
             "format.games",
             "format.type",
-            expected="format.games: 3",
+            expected=_setting("format.games: 3"),
         )
-    if rules["format.type"] != "hollywood" and games != 1:
+    if kind != "hollywood" and games != 1:
         yield _error(
-            f"only Hollywood scores several games at once; this is a {rules['format.type']} game",
+            phrase(Code.ONLY_HOLLYWOOD_PLAYS_GAMES, format=kind),
+            f"only Hollywood scores several games at once; this is a {kind} game",
             "format.games",
             "format.type",
-            expected="format.games: 1, or format.type: hollywood",
+            expected=_either("format.games: 1", "format.type: hollywood"),
         )
 
 
 def players_fit_the_format(rules: RuleView) -> Iterator[Finding]:
-    wanted = {"two_player": 2, "hollywood": 2, "three_handed": 3}.get(rules["format.type"])
-    if wanted is not None and rules["format.players"] != wanted:
+    kind, players = rules["format.type"], rules["format.players"]
+    wanted = {"two_player": 2, "hollywood": 2, "three_handed": 3}.get(kind)
+    if wanted is not None and players != wanted:
         yield _error(
-            f"a {rules['format.type'].replace('_', '-')} game has {wanted} players,"
-            f" not {rules['format.players']}",
+            phrase(Code.PLAYERS_FIT_THE_FORMAT, format=kind, wanted=wanted, players=players),
+            f"a {kind.replace('_', '-')} game has {wanted} players, not {players}",
             "format.players",
             "format.type",
-            expected=f"format.players: {wanted}",
+            expected=_setting(f"format.players: {wanted}"),
         )
 
 
@@ -153,11 +179,12 @@ def bonuses_stay_below_the_target(rules: RuleView) -> Iterator[Finding]:
     for knob in ("hand_scoring.gin_bonus", "hand_scoring.undercut_bonus", "game_scoring.box_bonus"):
         if rules[knob] >= target:
             yield _error(
+                phrase(Code.BONUS_REACHES_TARGET, knob=knob, bonus=rules[knob], target=target),
                 f"{knob} ({rules[knob]}) is not below the game target ({target}):"
                 " one hand would decide the game",
                 knob,
                 target_knob,
-                expected=f"less than {target}",
+                expected=_less_than(target),
             )
     if rules["big_gin.enabled"]:
         bonus = rules["big_gin.bonus"]
@@ -165,10 +192,11 @@ def bonuses_stay_below_the_target(rules: RuleView) -> Iterator[Finding]:
             bonus += rules["hand_scoring.gin_bonus"]
         if bonus >= target:
             yield _error(
+                phrase(Code.BIG_GIN_BONUS_REACHES_TARGET, bonus=bonus, target=target),
                 f"the big-gin bonus ({bonus}) is not below the game target ({target})",
                 "big_gin.bonus",
                 target_knob,
-                expected=f"less than {target}",
+                expected=_less_than(target),
             )
 
 
@@ -181,12 +209,19 @@ def hand_size_fits_the_deck(rules: RuleView) -> Iterator[Finding]:
     left = rules["stock_end.cards_left"]
     stock = DECK_SIZE - dealt
     if stock <= left:
+        most = (DECK_SIZE - upcards - 1 - left) // sharing
         yield _error(
+            phrase(
+                Code.HAND_SIZE_EMPTIES_THE_STOCK, hands=sharing, cards=hand, stock=stock, left=left
+            ),
             f"{sharing} hands of {hand} cards leave a stock of {stock}, and the hand is dead"
             f" at {left} left: nobody could ever draw",
             "cards.hand_size",
             "stock_end.cards_left",
-            expected=f"cards.hand_size of at most {(DECK_SIZE - upcards - 1 - left) // sharing}",
+            expected=(
+                phrase(Code.HAND_SIZE_AT_MOST, knob="cards.hand_size", most=most),
+                f"cards.hand_size of at most {most}",
+            ),
         )
 
 
@@ -194,57 +229,72 @@ def knock_limit_in_range(rules: RuleView) -> Iterator[Finding]:
     limit = rules["play.knock_limit"]
     if rules["oklahoma.enabled"] and limit == 0:
         yield _error(
+            phrase(Code.KNOCK_LIMIT_ZERO_UNDER_OKLAHOMA),
             "Oklahoma takes each hand's knock limit from the upcard, but play.knock_limit 0"
             " caps it at gin only",
             "play.knock_limit",
             "oklahoma.enabled",
-            expected="play.knock_limit from 1 to 10 (10 lets every upcard count)",
+            expected=(
+                phrase(Code.KNOCK_LIMIT_FOR_OKLAHOMA, knob="play.knock_limit"),
+                "play.knock_limit from 1 to 10 (10 lets every upcard count)",
+            ),
         )
 
 
 def shutout_bonus_not_below_game_bonus(rules: RuleView) -> Iterator[Finding]:
-    if (
-        rules["game_scoring.shutout"] == "game_bonus"
-        and rules["game_scoring.shutout_game_bonus"] < rules["game_scoring.game_bonus"]
-    ):
+    shutout, plain = rules["game_scoring.shutout_game_bonus"], rules["game_scoring.game_bonus"]
+    if rules["game_scoring.shutout"] == "game_bonus" and shutout < plain:
         yield _error(
+            phrase(Code.SHUTOUT_PAYS_LESS, shutout=shutout, plain=plain),
             "a shutout would pay less than a plain win: shutout_game_bonus"
-            f" ({rules['game_scoring.shutout_game_bonus']}) is below game_bonus"
-            f" ({rules['game_scoring.game_bonus']})",
+            f" ({shutout}) is below game_bonus ({plain})",
             "game_scoring.shutout_game_bonus",
             "game_scoring.game_bonus",
-            expected=f"at least {rules['game_scoring.game_bonus']}",
+            expected=(phrase(Code.AT_LEAST, value=plain), f"at least {plain}"),
         )
 
 
 # --- warnings: knobs set where they do nothing -------------------------------
 
 
-def inert_knobs(rules: RuleView) -> Iterator[tuple[str, str]]:
+#: What an inert knob needs to matter, by the code of its warning.
+_NEEDS = {
+    Code.INERT_WITHOUT_OKLAHOMA: "oklahoma.enabled is true",
+    Code.INERT_WITHOUT_SPADES_DOUBLE: "oklahoma.spades_double is true",
+    Code.INERT_WITHOUT_BIG_GIN: "big_gin.enabled is true",
+    Code.INERT_WITHOUT_SHUTOUT_BONUS: "shutout is game_bonus",
+    Code.INERT_WITHOUT_PARTNERSHIP: "format.type is partnership",
+    Code.INERT_WITHOUT_KNOCKING: "knocking is allowed (knock_limit above 0)",
+}
+
+
+def inert_knobs(rules: RuleView) -> Iterator[tuple[str, Code]]:
     """Each knob that changes nothing under these settings, with what it needs to
-    matter: the one list ``validate``'s warnings, departures and the sheets use."""
+    matter (the code of its warning): the one list ``validate``'s warnings,
+    departures and the sheets use."""
     if not rules["oklahoma.enabled"]:
-        yield "oklahoma.ace_upcard", "oklahoma.enabled is true"
+        yield "oklahoma.ace_upcard", Code.INERT_WITHOUT_OKLAHOMA
     if not rules["oklahoma.spades_double"]:
-        yield "oklahoma.spades_double_scope", "oklahoma.spades_double is true"
+        yield "oklahoma.spades_double_scope", Code.INERT_WITHOUT_SPADES_DOUBLE
     if not rules["big_gin.enabled"]:
-        yield "big_gin.bonus", "big_gin.enabled is true"
-        yield "big_gin.bonus_adds_to_gin", "big_gin.enabled is true"
+        yield "big_gin.bonus", Code.INERT_WITHOUT_BIG_GIN
+        yield "big_gin.bonus_adds_to_gin", Code.INERT_WITHOUT_BIG_GIN
     if rules["game_scoring.shutout"] != "game_bonus":
-        yield "game_scoring.shutout_game_bonus", "shutout is game_bonus"
+        yield "game_scoring.shutout_game_bonus", Code.INERT_WITHOUT_SHUTOUT_BONUS
     if rules["format.type"] != "partnership":
-        yield "format.partnership_deck", "format.type is partnership"
+        yield "format.partnership_deck", Code.INERT_WITHOUT_PARTNERSHIP
     if rules["play.knock_limit"] == 0 and not rules["oklahoma.enabled"]:
-        needs = "knocking is allowed (knock_limit above 0)"
-        yield "showdown.layoffs", needs
-        yield "hand_scoring.undercut_bonus", needs
-        yield "hand_scoring.undercut_on_tie", needs
-        yield "play.gin_must_be_declared", needs
+        yield "showdown.layoffs", Code.INERT_WITHOUT_KNOCKING
+        yield "hand_scoring.undercut_bonus", Code.INERT_WITHOUT_KNOCKING
+        yield "hand_scoring.undercut_on_tie", Code.INERT_WITHOUT_KNOCKING
+        yield "play.gin_must_be_declared", Code.INERT_WITHOUT_KNOCKING
 
 
 def settings_without_effect(rules: RuleView) -> Iterator[Finding]:
     for knob, needs in inert_knobs(rules):
-        yield from _unused(rules, knob, needs)
+        if rules.is_set(knob):
+            english = f"{knob} has no effect unless {_NEEDS[needs]}"
+            yield Finding("warning", english, (knob,), problem=said(needs, knob=knob))
 
 
 #: Every check, run in this order.

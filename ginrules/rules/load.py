@@ -13,6 +13,7 @@ best first; departures from the published rules come back as warnings on the
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,15 @@ from ginrules import schema as ruleset_schema
 from ginrules.rules import locate
 from ginrules.rules.checks import RuleView, run_checks
 from ginrules.rules.departures import departures
-from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError, sort_diagnostics
+from ginrules.rules.diagnostics import (
+    Code,
+    Diagnostic,
+    JsonPath,
+    Problem,
+    RulesetError,
+    said,
+    sort_diagnostics,
+)
 from ginrules.rules.text import metadata_problems
 from ginrules.rules.validate import schema_diagnostics
 from ginrules.rules.yamlsource import SourceDocument, load_yaml_file, load_yaml_text
@@ -119,10 +128,30 @@ def _resolve_or_raise(reference: str, relative_to: Path | None) -> Path:
     try:
         path = locate.resolve(reference, relative_to)
     except locate.UnknownRuleset as error:
-        raise RulesetError([Diagnostic("error", reference, str(error))]) from None
+        unknown = _unknown_ruleset(reference)
+        raise RulesetError([Diagnostic("error", reference, str(error), problem=unknown)]) from None
     if not path.is_file():
-        raise RulesetError([Diagnostic("error", str(path), "no such ruleset file")])
+        missing = said(Code.NO_SUCH_RULESET_FILE)
+        raise RulesetError(
+            [Diagnostic("error", str(path), "no such ruleset file", problem=missing)]
+        )
     return path
+
+
+def _unknown_ruleset(name: str) -> Problem:
+    """What :func:`locate.find_entry` says of an unknown name, as data: the name, the
+    close names it suggests and every known name."""
+    known = [entry.name for entry in locate.entries()]
+    wanted = name.strip().lower().replace("_", "-").replace(" ", "-")
+    for suffix in locate.YAML_SUFFIXES:
+        wanted = wanted.removesuffix(suffix)
+    close = difflib.get_close_matches(wanted, known, n=3, cutoff=0.6)
+    return said(
+        Code.UNKNOWN_RULESET,
+        name=repr(name),
+        close=tuple(repr(c) for c in close),
+        known=", ".join(known),
+    )
 
 
 def _load_chain(path: Path, seen: tuple[Path, ...]) -> _Layer:
@@ -194,25 +223,36 @@ def _load_base(
     mark = source.mark_for(("extends",))
     line, column = (mark.line, mark.column) if mark else (None, None)
 
-    def problem(message: str) -> RulesetError:
-        return RulesetError([Diagnostic("error", source.name, message, line, column, ("extends",))])
+    def refused(message: str, problem: Problem) -> RulesetError:
+        return RulesetError(
+            [Diagnostic("error", source.name, message, line, column, ("extends",), problem=problem)]
+        )
 
     if shipped_only and locate.looks_like_path(reference):
         known = ", ".join(entry.name for entry in locate.entries())
-        raise problem(f"extends must name a shipped ruleset ({known}), not a file path")
+        raise refused(
+            f"extends must name a shipped ruleset ({known}), not a file path",
+            said(Code.EXTENDS_A_PATH, known=known),
+        )
 
     try:
         path = locate.resolve(reference, folder)
     except locate.UnknownRuleset as error:
-        raise problem(str(error)) from None
+        raise refused(str(error), _unknown_ruleset(reference)) from None
     if not path.is_file():
-        raise problem(f"extends {reference!r}, but there is no such file ({path})")
+        raise refused(
+            f"extends {reference!r}, but there is no such file ({path})",
+            said(Code.EXTENDS_NO_SUCH_FILE, reference=repr(reference), path=str(path)),
+        )
     resolved = path.resolve()
     if resolved in seen:
         cycle = " -> ".join(locate.display_name(p) for p in (*seen, resolved))
-        raise problem(f"extends cycle: {cycle}")
+        raise refused(f"extends cycle: {cycle}", said(Code.EXTENDS_CYCLE, cycle=cycle))
     if len(seen) >= MAX_CHAIN:
-        raise problem(f"extends chain is longer than {MAX_CHAIN} files")
+        raise refused(
+            f"extends chain is longer than {MAX_CHAIN} files",
+            said(Code.EXTENDS_TOO_LONG, most=MAX_CHAIN),
+        )
     return _load_chain(path, seen)
 
 
@@ -271,15 +311,18 @@ def _finish(layer: _Layer, path: Path) -> Ruleset:
                 origin.column,
                 tuple(knob.split(".")),
                 expected=finding.expected,
+                problem=finding.problem,
             )
         )
     for departure in departures(rules):
         origin = _origin_of(layer, departure.knob.dotted)
+        # Worded in ginrules.words.departures; here only what departs: the knob and value.
+        shown = f"{departure.knob.dotted} {ruleset_schema.show_value(departure.value)}"
         diagnostics.append(
             Diagnostic(
                 "warning",
                 origin.file or layer.chain[0],
-                "",
+                shown,
                 origin.line,
                 origin.column,
                 departure.knob.path,

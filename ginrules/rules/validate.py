@@ -18,8 +18,16 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from ginrules import schema as ruleset_schema
-from ginrules.rules.diagnostics import Diagnostic, JsonPath, format_json_path
-from ginrules.rules.yamlsource import MAX_ERRORS, SourceDocument
+from ginrules.rules.diagnostics import (
+    Code,
+    Diagnostic,
+    JsonPath,
+    Phrase,
+    Problem,
+    format_json_path,
+    phrase,
+)
+from ginrules.rules.yamlsource import MAX_ERRORS, SourceDocument, stopped_note
 
 
 @functools.cache
@@ -34,45 +42,43 @@ def schema_diagnostics(source: SourceDocument) -> list[Diagnostic]:
         # Shallow problems (an unknown section) outrank deep ones; ties go by line.
         diagnostics.extend(_describe(error, source, len(error.absolute_path)))
         if len(diagnostics) > MAX_ERRORS:
-            note = f"stopped after {MAX_ERRORS} errors"
-            return [*diagnostics[:MAX_ERRORS], Diagnostic("error", source.name, note, rank=99)]
+            return [*diagnostics[:MAX_ERRORS], stopped_note(source.name, rank=99)]
     return diagnostics
 
 
 def _describe(error: ValidationError, source: SourceDocument, rank: int) -> Iterator[Diagnostic]:
     path: JsonPath = tuple(error.absolute_path)
-    validator = error.validator
-    if validator == "additionalProperties" and isinstance(error.instance, Mapping):
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
         allowed = list(_schema_of(error).get("properties", {}))
         for key in error.instance:
             if key in allowed:
                 continue
-            key_path = (*path, str(key))
-            mark = source.mark_for(key_path, key=True)
-            where = f"in {_section_name(path)}" if path else "at the top level"
-            yield Diagnostic(
-                severity="error",
-                file=source.name,
-                line=mark.line if mark else None,
-                column=mark.column if mark else None,
-                path=key_path,
-                message=f"unknown key {key!r} {where}",
-                expected="one of " + ", ".join(allowed),
-                hint=_suggest_key(str(key), path, allowed),
-                rank=rank,
-            )
+            message = phrase(Code.UNKNOWN_TOP_LEVEL_KEY, key=repr(key))
+            if path:
+                message = phrase(Code.UNKNOWN_KEY, key=repr(key), section=_section_name(path))
+            expected = phrase(Code.ONE_OF, choices=", ".join(allowed))
+            problem = Problem(message, expected, _suggest_key(str(key), path, allowed))
+            yield _diagnostic(source, (*path, str(key)), problem, rank, key=True)
         return
-    mark = source.mark_for(path)
-    yield Diagnostic(
+    problem = Problem(_message(error, path), _expected(error), _suggest_value(error))
+    yield _diagnostic(source, path, problem, rank)
+
+
+def _diagnostic(
+    source: SourceDocument, path: JsonPath, problem: Problem, rank: int, *, key: bool = False
+) -> Diagnostic:
+    mark = source.mark_for(path, key=key)
+    return Diagnostic(
         severity="error",
         file=source.name,
         line=mark.line if mark else None,
         column=mark.column if mark else None,
         path=path,
-        message=_message(error, path),
-        expected=_expected(error),
-        hint=_suggest_value(error),
+        message=_english(problem.message),
+        expected=None if problem.expected is None else _english(problem.expected),
+        hint=None if problem.hint is None else _english(problem.hint),
         rank=rank,
+        problem=problem,
     )
 
 
@@ -85,8 +91,9 @@ def _section_name(path: JsonPath) -> str:
 
 
 def _field(path: JsonPath) -> str:
-    """``hand_scoring.gin_bonus``, ``notes[0]``: the JSON path without its ``$.``."""
-    return format_json_path(path).removeprefix("$.") if path else "the file"
+    """``hand_scoring.gin_bonus``, ``notes[0]``: the JSON path without its ``$.``;
+    empty for the file itself."""
+    return format_json_path(path).removeprefix("$").removeprefix(".")
 
 
 def _show(value: object) -> str:
@@ -95,38 +102,108 @@ def _show(value: object) -> str:
     return ruleset_schema.show_value(value)
 
 
-def _message(error: ValidationError, path: JsonPath) -> str:
+def _message(error: ValidationError, path: JsonPath) -> Phrase:
     field = _field(path)
-    instance = error.instance
+    value = _show(error.instance)
     validator = error.validator
     if validator == "type":
-        return f"{field} is {_show(instance)}, which is {_kind(instance)}"
+        return phrase(Code.WRONG_TYPE, field=field, value=value, kind=_kind(error.instance))
     if validator == "enum":
-        return f"{field} cannot be {_show(instance)}"
+        return phrase(Code.NOT_ALLOWED, field=field, value=value)
     if validator in ("minimum", "exclusiveMinimum"):
-        return f"{field} is {_show(instance)}, below the least allowed ({error.validator_value})"
+        return phrase(Code.BELOW_MINIMUM, field=field, value=value, limit=error.validator_value)
     if validator in ("maximum", "exclusiveMaximum"):
-        return f"{field} is {_show(instance)}, above the most allowed ({error.validator_value})"
-    if validator in ("minLength", "maxLength", "minItems", "maxItems"):
-        return f"{field} is {'too short' if validator.startswith('min') else 'too long'}"
-    return f"{field}: {error.message}"
+        return phrase(Code.ABOVE_MAXIMUM, field=field, value=value, limit=error.validator_value)
+    if validator in ("minLength", "minItems"):
+        return phrase(Code.TOO_SHORT, field=field)
+    if validator in ("maxLength", "maxItems"):
+        return phrase(Code.TOO_LONG, field=field)
+    if validator == "required":
+        # One error per missing key; jsonschema names it in its message.
+        required = error.validator_value if isinstance(error.validator_value, list) else []
+        missing = [key for key in required if repr(key) in error.message]
+        if missing:
+            return phrase(Code.REQUIRED, field=field, key=repr(missing[0]))
+    if validator == "const":
+        return phrase(Code.CONST, field=field, wanted=_show(error.validator_value))
+    if validator == "pattern":
+        return phrase(Code.PATTERN, field=field, value=value, pattern=error.validator_value)
+    # A keyword the schema does not use today: jsonschema's own (English) words.
+    return phrase(Code.SCHEMA_OTHER, field=field, detail=error.message)
 
 
 def _kind(value: object) -> str:
+    """What a value is, for :data:`Code.WRONG_TYPE`."""
     if isinstance(value, bool):
-        return "true/false"
+        return "boolean"
     if isinstance(value, int):
-        return "a whole number"
+        return "integer"
     if isinstance(value, float):
-        return "a decimal number"
+        return "decimal"
     if isinstance(value, str):
         return "text"
     if isinstance(value, list):
-        return "a list"
+        return "list"
     if isinstance(value, dict):
-        return "a mapping"
-    return "empty (null)"
+        return "mapping"
+    return "null"
 
+
+def _expected(error: ValidationError) -> Phrase | None:
+    schema = _schema_of(error)
+    validator = error.validator
+    if validator == "enum" or "enum" in schema:
+        choices = ", ".join(ruleset_schema.show_value(v) for v in schema["enum"])
+        return phrase(Code.ONE_OF, choices=choices)
+    if validator == "type":
+        wanted = error.validator_value
+        names = wanted if isinstance(wanted, list) else [wanted]
+        return phrase(Code.TYPES, types=tuple(str(n) for n in names))
+    if "minimum" in schema and "maximum" in schema:
+        show = ruleset_schema.show_value
+        return phrase(Code.VALUE_RANGE, low=show(schema["minimum"]), high=show(schema["maximum"]))
+    if validator in ("maxLength", "minLength") and "maxLength" in schema:
+        return phrase(Code.TEXT_LENGTH, low=schema.get("minLength", 0), high=schema["maxLength"])
+    if validator in ("maxItems", "minItems") and "maxItems" in schema:
+        return phrase(Code.AT_MOST_ITEMS, count=schema["maxItems"])
+    return None
+
+
+def _suggest_value(error: ValidationError) -> Phrase | None:
+    schema = _schema_of(error)
+    if error.validator != "enum" or not isinstance(error.instance, str):
+        return None
+    choices = [str(v) for v in schema.get("enum", [])]
+    close = difflib.get_close_matches(error.instance.lower(), choices, n=1, cutoff=0.5)
+    return phrase(Code.DID_YOU_MEAN, name=repr(close[0])) if close else None
+
+
+def _suggest_key(key: str, path: JsonPath, allowed: list[str]) -> Phrase | None:
+    """A close key here, or the same key in another section."""
+    normal = key.lower().replace("-", "_").replace(" ", "_")
+    close = difflib.get_close_matches(normal, allowed, n=1, cutoff=0.6)
+    if close:
+        return phrase(Code.DID_YOU_MEAN, name=repr(close[0]))
+    if len(path) <= 1:
+        everywhere = {knob.name: knob.dotted for knob in ruleset_schema.knobs()}
+        everywhere.update({s.name: s.name for s in ruleset_schema.sections()})
+        close = difflib.get_close_matches(normal, list(everywhere), n=1, cutoff=0.75)
+        if close and everywhere[close[0]] != _section_name((*path, close[0])):
+            return phrase(Code.DID_YOU_MEAN, name=repr(everywhere[close[0]]))
+    return None
+
+
+# -- the English of these phrases, for the rules layer's own messages --------------
+
+_KINDS = {
+    "boolean": "true/false",
+    "integer": "a whole number",
+    "decimal": "a decimal number",
+    "text": "text",
+    "list": "a list",
+    "mapping": "a mapping",
+    "null": "empty (null)",
+}
 
 _TYPE_WORDS = {
     "integer": "a whole number",
@@ -139,48 +216,45 @@ _TYPE_WORDS = {
 }
 
 
-def _expected(error: ValidationError) -> str | None:
-    schema = _schema_of(error)
-    validator = error.validator
-    if validator == "enum" or "enum" in schema:
-        return "one of " + ", ".join(ruleset_schema.show_value(v) for v in schema["enum"])
-    if validator == "type":
-        wanted = error.validator_value
-        names = wanted if isinstance(wanted, list) else [wanted]
-        return " or ".join(_TYPE_WORDS.get(str(n), str(n)) for n in names)
-    if "minimum" in schema or "maximum" in schema:
-        low, high = schema.get("minimum"), schema.get("maximum")
-        if low is not None and high is not None:
-            show = ruleset_schema.show_value
-            return f"a value from {show(low)} to {show(high)}"
-    if validator in ("maxLength", "minLength"):
-        return (
-            f"text of {schema.get('minLength', 0)} to {schema.get('maxLength', 'any')} characters"
-        )
-    if validator in ("maxItems", "minItems"):
-        return f"at most {schema.get('maxItems')} items"
-    return None
-
-
-def _suggest_value(error: ValidationError) -> str | None:
-    schema = _schema_of(error)
-    if error.validator != "enum" or not isinstance(error.instance, str):
-        return None
-    choices = [str(v) for v in schema.get("enum", [])]
-    close = difflib.get_close_matches(error.instance.lower(), choices, n=1, cutoff=0.5)
-    return f"did you mean {close[0]!r}?" if close else None
-
-
-def _suggest_key(key: str, path: JsonPath, allowed: list[str]) -> str | None:
-    """A close key here, or the same key in another section."""
-    normal = key.lower().replace("-", "_").replace(" ", "_")
-    close = difflib.get_close_matches(normal, allowed, n=1, cutoff=0.6)
-    if close:
-        return f"did you mean {close[0]!r}?"
-    if len(path) <= 1:
-        everywhere = {knob.name: knob.dotted for knob in ruleset_schema.knobs()}
-        everywhere.update({s.name: s.name for s in ruleset_schema.sections()})
-        close = difflib.get_close_matches(normal, list(everywhere), n=1, cutoff=0.75)
-        if close and everywhere[close[0]] != _section_name((*path, close[0])):
-            return f"did you mean {everywhere[close[0]]!r}?"
-    return None
+def _english(said: Phrase) -> str:
+    """What a phrase of this module says, in English: the rules layer's own words
+    (:mod:`ginrules.words.rule_problems` words it in the reader's language)."""
+    v = said.values
+    field = v.get("field") or "the file"
+    code = said.code
+    if code == Code.UNKNOWN_KEY:
+        return f"unknown key {v['key']} in {v['section']}"
+    if code == Code.UNKNOWN_TOP_LEVEL_KEY:
+        return f"unknown key {v['key']} at the top level"
+    if code == Code.WRONG_TYPE:
+        return f"{field} is {v['value']}, which is {_KINDS[str(v['kind'])]}"
+    if code == Code.NOT_ALLOWED:
+        return f"{field} cannot be {v['value']}"
+    if code == Code.BELOW_MINIMUM:
+        return f"{field} is {v['value']}, below the least allowed ({v['limit']})"
+    if code == Code.ABOVE_MAXIMUM:
+        return f"{field} is {v['value']}, above the most allowed ({v['limit']})"
+    if code in (Code.TOO_SHORT, Code.TOO_LONG):
+        return f"{field} is {'too short' if code == Code.TOO_SHORT else 'too long'}"
+    if code == Code.REQUIRED:
+        return f"{field} needs the key {v['key']}"
+    if code == Code.CONST:
+        return f"{field} must be {v['wanted']}"
+    if code == Code.PATTERN:
+        return f"{field} is {v['value']}, which does not match {v['pattern']}"
+    if code == Code.SCHEMA_OTHER:
+        return f"{field}: {v['detail']}"
+    if code == Code.ONE_OF:
+        return f"one of {v['choices']}"
+    if code == Code.TYPES:
+        types = v["types"]
+        assert isinstance(types, tuple)
+        return " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
+    if code == Code.VALUE_RANGE:
+        return f"a value from {v['low']} to {v['high']}"
+    if code == Code.TEXT_LENGTH:
+        return f"text of {v['low']} to {v['high']} character{'' if v['high'] == 1 else 's'}"
+    if code == Code.AT_MOST_ITEMS:
+        return f"at most {v['count']} item{'' if v['count'] == 1 else 's'}"
+    assert code == Code.DID_YOU_MEAN, code
+    return f"did you mean {v['name']}?"

@@ -42,7 +42,14 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import Reader
 
 from ginrules.rules import text as text_rules
-from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError
+from ginrules.rules.diagnostics import (
+    Code,
+    Diagnostic,
+    JsonPath,
+    Problem,
+    RulesetError,
+    said,
+)
 
 #: Larger files are refused before they are read in full.
 MAX_FILE_BYTES = 64 * 1024
@@ -66,11 +73,16 @@ _TEXT_TAGS = frozenset(_YAML_TAG + t for t in ("str", "timestamp", "merge", "val
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 # What PyYAML's commonest complaints usually mean, as advice.
 _PARSE_HINTS = (
-    ("<block end>", "check the indentation"),
-    ("mapping values are not allowed here", "a value containing ': ' must be in quotes"),
-    ("cannot start any token", "put the value in quotes"),
+    ("<block end>", "check the indentation", Code.CHECK_INDENTATION),
+    (
+        "mapping values are not allowed here",
+        "a value containing ': ' must be in quotes",
+        Code.QUOTE_COLON_VALUE,
+    ),
+    ("cannot start any token", "put the value in quotes", Code.QUOTE_VALUE),
 )
 _EMPTY_FILE = "file is empty; a ruleset file needs `key: value` settings"
+_EMPTY = said(Code.EMPTY_FILE)
 # A unique marker for "this scalar was already reported as an error".
 _INVALID = object()
 
@@ -121,7 +133,7 @@ def load_yaml_text(text: str | bytes, name: str) -> SourceDocument:
     report = _Report(name)
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
-        raise report.stop(None, _too_large(size))
+        raise report.stop(None, *_too_large(size))
     source = _decode(text, report) if isinstance(text, bytes) else text
     source = source.removeprefix("\ufeff")
     # Characters the reader refuses are parsed as U+FFFD (the marks stay the same)
@@ -134,9 +146,9 @@ def load_yaml_text(text: str | bytes, name: str) -> SourceDocument:
     try:
         root = loader.compose_ruleset()
     except yaml.YAMLError as error:
-        mark, message = _describe_parse_error(error, source)
+        mark, message, problem = _describe_parse_error(error, source)
         _report_raw(report, source, raw, None)
-        raise report.stop(mark, message) from None
+        raise report.stop(mark, message, problem) from None
     finally:
         loader.dispose()
 
@@ -163,12 +175,13 @@ def load_yaml_file(path: pathlib.Path, display_name: str | None = None) -> Sourc
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise _Report(name).stop(None, _too_large(size))
+            raise _Report(name).stop(None, *_too_large(size))
         with path.open("rb") as stream:
             raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
         reason = error.strerror or str(error)
-        raise _Report(name).stop(None, f"cannot read file: {reason}") from None
+        problem = said(Code.CANNOT_READ, reason=reason)
+        raise _Report(name).stop(None, f"cannot read file: {reason}", problem) from None
     return load_yaml_text(raw, name)
 
 
@@ -207,15 +220,15 @@ def _report_raw(
         path, in_key = builder.path_at(index) if builder else ((), False)
         refused = text_rules.unshowable(chr(code_point))
         assert refused is not None, "the reader refuses no character the text rules allow"
-        report.error(
-            _mark_at(source, index), refused.code, path, data=replace(refused, in_key=in_key)
-        )
+        refused = replace(refused, in_key=in_key)
+        report.error(_mark_at(source, index), refused.code, None, path, data=refused)
 
 
-def _too_large(size: int) -> str:
+def _too_large(size: int) -> tuple[str, Problem]:
+    most, kib = MAX_FILE_BYTES, MAX_FILE_BYTES // 1024
     return (
-        f"file is too large ({size} bytes); a ruleset file may be at most "
-        f"{MAX_FILE_BYTES} bytes ({MAX_FILE_BYTES // 1024} KiB)"
+        f"file is too large ({size} bytes); a ruleset file may be at most {most} bytes ({kib} KiB)",
+        said(Code.FILE_TOO_LARGE, size=size, most=most, kib=kib),
     )
 
 
@@ -225,73 +238,98 @@ def _decode(raw: bytes, report: _Report) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         good = raw[: error.start].decode("utf-8")
+        byte = f"0x{raw[error.start]:02X}"
         raise report.stop(
             _mark_at(good, len(good)),
-            f"file is not valid UTF-8 (byte 0x{raw[error.start]:02X}); save it as UTF-8",
+            f"file is not valid UTF-8 (byte {byte}); save it as UTF-8",
+            said(Code.NOT_UTF8, byte=byte),
         ) from None
 
 
-def _describe_parse_error(error: yaml.YAMLError, text: str) -> tuple[Mark | None, str]:
+def _describe_parse_error(error: yaml.YAMLError, text: str) -> tuple[Mark | None, str, Problem]:
+    """Where parsing failed, and why; PyYAML's own words (its problem and context)
+    are passed on as they are, with advice for its commonest complaints."""
     if not isinstance(error, yaml.MarkedYAMLError) or error.problem_mark is None:
-        return None, f"could not parse YAML: {error}"
+        return None, f"could not parse YAML: {error}", said(Code.NOT_YAML, error=str(error))
     where = error.problem_mark
     # PyYAML says "found character '\t' that cannot start any token"; say what to do.
     if text[where.index : where.index + 1] == "\t":
         before = text[where.index - where.column : where.index]
         if before.strip(" \t") == "":
-            return _to_mark(where), "tabs are not allowed for indentation; use spaces"
-        return _to_mark(where), "tabs are not allowed here; use spaces"
+            message = "tabs are not allowed for indentation; use spaces"
+            return _to_mark(where), message, said(Code.TABS_INDENT)
+        return _to_mark(where), "tabs are not allowed here; use spaces", said(Code.TABS_HERE)
     message = f"could not parse YAML: {error.problem or 'invalid syntax'}"
-    for symptom, hint in _PARSE_HINTS:
+    advice = []
+    for symptom, hint, code in _PARSE_HINTS:
         if symptom in message:
             message += f"; {hint}"
+            advice.append(code)
+    context, context_line = None, None
     if error.context and error.context != "while scanning for the next token":
         context = error.context
         started = error.context_mark
         if started is not None and started.line != where.line:
-            context += f" that starts on line {started.line + 1}"
-        message += f" ({context})"
-    return _to_mark(where), message
+            context_line = started.line + 1
+            message += f" ({context} that starts on line {context_line})"
+        else:
+            message += f" ({context})"
+    problem = said(
+        Code.PARSE_ERROR,
+        problem=error.problem,
+        advice=tuple(advice),
+        context=context,
+        context_line=context_line,
+    )
+    return _to_mark(where), message, problem
 
 
 def _show_tag(tag: str) -> str:
     return "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
 
 
-def _non_string_key(raw: str, key: object) -> str:
+def _non_string_key(raw: str, key: object) -> tuple[str, Problem]:
     if raw == "":
-        return "empty key; every setting needs a name"
+        return "empty key; every setting needs a name", said(Code.EMPTY_KEY)
     if key is None:
-        meaning = "null"
+        meaning, problem = "null", said(Code.KEY_IS_NULL, key=repr(raw), raw=raw)
     elif isinstance(key, bool):
-        meaning = f"the boolean {str(key).lower()}"
+        value = str(key).lower()
+        meaning = f"the boolean {value}"
+        problem = said(Code.KEY_IS_BOOLEAN, key=repr(raw), raw=raw, value=value)
     else:
         meaning = f"the number {key!r}"
+        problem = said(Code.KEY_IS_NUMBER, key=repr(raw), raw=raw, number=repr(key))
     return (
         f"key {raw!r} is read by YAML as {meaning}, but keys must be strings; "
-        f'put it in quotes: "{raw}"'
+        f'put it in quotes: "{raw}"',
+        problem,
     )
 
 
-def _describe_root(event: Event) -> tuple[Mark | None, str]:
+def _describe_root(event: Event) -> tuple[Mark | None, str, Problem]:
     if (
         isinstance(event, ScalarEvent)
         and event.value == ""
         and event.style is None
         and event.tag is None
     ):
-        return Mark(1, 1), _EMPTY_FILE  # a bare '---' or only comments
+        return Mark(1, 1), _EMPTY_FILE, _EMPTY  # a bare '---' or only comments
     if isinstance(event, AliasEvent):
         what = f"the alias *{event.anchor} (anchors and aliases are not supported)"
+        problem = said(Code.TOP_LEVEL_ALIAS, anchor=event.anchor)
     elif isinstance(event, SequenceStartEvent):
-        what = "a list"
+        what, problem = "a list", said(Code.TOP_LEVEL_LIST)
     elif isinstance(event, ScalarEvent):
         what = f"the value {event.value!r}"
+        problem = said(Code.TOP_LEVEL_VALUE, value=repr(event.value))
     else:
         what = type(event).__name__
+        problem = said(Code.TOP_LEVEL_OTHER, what=what)
     return (
         _event_mark(event),
         f"the top level of a ruleset file must be a mapping of `key: value` settings, not {what}",
+        problem,
     )
 
 
@@ -303,26 +341,46 @@ class _Report:
         self.diagnostics: list[Diagnostic] = []
 
     def error(
-        self, mark: Mark | None, message: str, path: JsonPath = (), data: object | None = None
+        self,
+        mark: Mark | None,
+        message: str,
+        problem: Problem | None,
+        path: JsonPath = (),
+        data: object | None = None,
     ) -> None:
-        """Record a problem; ``data`` is what a problem worded elsewhere is."""
-        self.diagnostics.append(replace(self._diagnostic(mark, message, path), departure=data))
+        """Record a problem: its English, and what it is as data (``problem``; or
+        ``data``, what a problem worded elsewhere is)."""
+        found = self._diagnostic(mark, message, problem, path)
+        self.diagnostics.append(replace(found, departure=data))
         if len(self.diagnostics) >= MAX_ERRORS:
-            note = Diagnostic("error", self.name, f"stopped after {MAX_ERRORS} errors", rank=1)
-            raise RulesetError([*self.diagnostics, note])
+            raise RulesetError([*self.diagnostics, stopped_note(self.name, rank=1)])
 
-    def stop(self, mark: Mark | None, message: str, path: JsonPath = ()) -> RulesetError:
+    def stop(
+        self, mark: Mark | None, message: str, problem: Problem, path: JsonPath = ()
+    ) -> RulesetError:
         """Record a problem after which loading cannot go on; return the error to raise."""
-        self.diagnostics.append(self._diagnostic(mark, message, path))
+        self.diagnostics.append(self._diagnostic(mark, message, problem, path))
         return RulesetError(list(self.diagnostics))
 
     def raise_if_any(self) -> None:
         if self.diagnostics:
             raise RulesetError(list(self.diagnostics))
 
-    def _diagnostic(self, mark: Mark | None, message: str, path: JsonPath) -> Diagnostic:
+    def _diagnostic(
+        self, mark: Mark | None, message: str, problem: Problem | None, path: JsonPath
+    ) -> Diagnostic:
         line, column = (mark.line, mark.column) if mark is not None else (None, None)
-        return Diagnostic("error", self.name, message, line=line, column=column, path=path)
+        return Diagnostic(
+            "error", self.name, message, line=line, column=column, path=path, problem=problem
+        )
+
+
+def stopped_note(file: str, rank: int) -> Diagnostic:
+    """The last diagnostic when there are too many: more would only bury the first."""
+    problem = said(Code.STOPPED, count=MAX_ERRORS)
+    return Diagnostic(
+        "error", file, f"stopped after {MAX_ERRORS} errors", rank=rank, problem=problem
+    )
 
 
 class _RulesetLoader(yaml.SafeLoader):
@@ -345,7 +403,7 @@ class _RulesetLoader(yaml.SafeLoader):
         """Compose the file's one document, which must be a mapping."""
         self._next_event()  # StreamStartEvent
         if self.check_event(StreamEndEvent):
-            raise self.report.stop(Mark(1, 1), _EMPTY_FILE)
+            raise self.report.stop(Mark(1, 1), _EMPTY_FILE, _EMPTY)
         root = self.compose_document()
         # compose_node has refused every other kind of root.
         assert isinstance(root, MappingNode)
@@ -354,12 +412,14 @@ class _RulesetLoader(yaml.SafeLoader):
                 _event_mark(self._peek_event()),
                 "found a second YAML document; a ruleset file holds exactly one "
                 "(remove the extra '---' and what follows it)",
+                said(Code.SECOND_DOCUMENT),
             )
         for anchor, mark in self.anchors_defined.items():
             if anchor not in self.aliases_used:
                 self.report.error(
                     mark,
                     f"anchors and aliases are not supported in ruleset files; remove &{anchor}",
+                    said(Code.UNUSED_ANCHOR, anchor=anchor),
                 )
         return root
 
@@ -384,6 +444,7 @@ class _RulesetLoader(yaml.SafeLoader):
             raise self.report.stop(
                 _event_mark(event),
                 f"nesting is too deep: mappings and lists may nest at most {MAX_DEPTH} levels",
+                said(Code.TOO_DEEP, most=MAX_DEPTH),
             )
         self.depth += 1
         try:
@@ -410,6 +471,7 @@ class _RulesetLoader(yaml.SafeLoader):
             _event_mark(event),
             "anchors and aliases are not supported in ruleset files; "
             f"write out the value of *{name} in full",
+            said(Code.ALIAS, anchor=name),
         )
 
 
@@ -453,8 +515,12 @@ class _Builder:
             entry = (*path, key)
             mark = _mark(key_node)
             if key in first_lines:
+                first = first_lines[key]
                 self.report.error(
-                    mark, f"duplicate key {key!r} (first defined on line {first_lines[key]})", entry
+                    mark,
+                    f"duplicate key {key!r} (first defined on line {first})",
+                    said(Code.DUPLICATE_KEY, key=repr(key), line=first),
+                    entry,
                 )
                 continue
             first_lines[key] = mark.line
@@ -464,14 +530,16 @@ class _Builder:
 
     def key(self, node: Node, path: JsonPath) -> str | None:
         if not isinstance(node, ScalarNode):
-            what = "a mapping" if isinstance(node, MappingNode) else "a list"
-            self.report.error(_mark(node), f"keys must be strings, not {what}", path)
+            mapping = isinstance(node, MappingNode)
+            what = "a mapping" if mapping else "a list"
+            problem = said(Code.KEY_IS_MAPPING if mapping else Code.KEY_IS_LIST)
+            self.report.error(_mark(node), f"keys must be strings, not {what}", problem, path)
             return None
         key = self.scalar(node, path, in_key=True)
         if isinstance(key, str):
             return key
         if key is not _INVALID:
-            self.report.error(_mark(node), _non_string_key(node.value, key), path)
+            self.report.error(_mark(node), *_non_string_key(node.value, key), path)
         return None
 
     def scalar(self, node: ScalarNode, path: JsonPath, *, in_key: bool = False) -> object:
@@ -483,9 +551,11 @@ class _Builder:
             self._unsupported_tag(node, path)
             return _INVALID
         if node.tag in (_INT, _FLOAT) and len(node.value) > _MAX_NUMBER_CHARS:
+            length, most = len(node.value), _MAX_NUMBER_CHARS
             self.report.error(
                 _mark(node),
-                f"number is too long ({len(node.value)} characters; at most {_MAX_NUMBER_CHARS})",
+                f"number is too long ({length} characters; at most {most})",
+                said(Code.NUMBER_TOO_LONG, length=length, most=most),
                 path,
             )
             return _INVALID
@@ -493,14 +563,18 @@ class _Builder:
             value = construct(node)
         except (ValueError, KeyError, IndexError, ArithmeticError):
             # Only reachable through an explicit tag such as `!!int abc`.
-            self.report.error(
-                _mark(node), f"{node.value!r} is not a valid {_show_tag(node.tag)}", path
-            )
+            shown, tag = repr(node.value), _show_tag(node.tag)
+            problem = said(Code.NOT_A_VALID, value=shown, tag=tag)
+            self.report.error(_mark(node), f"{shown} is not a valid {tag}", problem, path)
             return _INVALID
         if isinstance(value, float) and not math.isfinite(value):
             # .nan and .inf pass range checks (NaN compares false) and are not JSON.
+            shown = repr(node.value)
             self.report.error(
-                _mark(node), f"{node.value!r} is not a finite number; write a plain number", path
+                _mark(node),
+                f"{shown} is not a finite number; write a plain number",
+                said(Code.NOT_FINITE, value=shown),
+                path,
             )
             return _INVALID
         return value
@@ -510,7 +584,8 @@ class _Builder:
         value = text_rules.join_surrogate_pairs(str(node.value))
         refused = text_rules.unshowable(value)
         if refused is not None:
-            self.report.error(_mark(node), refused.code, path, data=replace(refused, in_key=in_key))
+            refused = replace(refused, in_key=in_key)
+            self.report.error(_mark(node), refused.code, None, path, data=refused)
         return value
 
     def path_at(self, index: int) -> tuple[JsonPath, bool]:
@@ -521,9 +596,11 @@ class _Builder:
         return (), False
 
     def _unsupported_tag(self, node: Node, path: JsonPath) -> None:
+        tag = _show_tag(node.tag)
         self.report.error(
             _mark(node),
-            f"tag {_show_tag(node.tag)} is not supported in ruleset files; use plain "
+            f"tag {tag} is not supported in ruleset files; use plain "
             "strings, numbers, true/false, null, lists and mappings",
+            said(Code.UNSUPPORTED_TAG, tag=tag),
             path,
         )

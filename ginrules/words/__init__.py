@@ -8,6 +8,8 @@ function (:func:`ginrules.words.i18n.gettext`), so a language is a catalogue,
 not a code change.
 
 - :mod:`~ginrules.words.i18n`: the translation function, the language, lists, numbers.
+- :mod:`~ginrules.words.extract`: pybabel's extractors for words kept in data (schema, rulesets).
+- :mod:`~ginrules.words.languages`: the language switch and the table language, worded.
 - :mod:`~ginrules.words.values`: knob values and outcome names.
 - :mod:`~ginrules.words.cards`: cards, melds and arrangements as text.
 - :mod:`~ginrules.words.showdown`: the points of a hand and a showdown, told.
@@ -15,6 +17,7 @@ not a code change.
 - :mod:`~ginrules.words.turns`: the person's turn at the terminal: the table, the moves.
 - :mod:`~ginrules.words.departures`: a departure from the published rules.
 - :mod:`~ginrules.words.diagnostics`: a ruleset's diagnostics as people read them.
+- :mod:`~ginrules.words.rule_problems`: what is wrong with a ruleset, one sentence per problem code.
 - :mod:`~ginrules.words.problems`: why an action, an entry, a hand or a record is refused.
 - :mod:`~ginrules.words.examples`: the words of a sheet's worked examples.
 - :mod:`~ginrules.words.simulation`: what a house rule changes, from two simulations.
