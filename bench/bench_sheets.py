@@ -9,6 +9,9 @@ rounds, in milliseconds:
 - *cold*: templates loaded, but nothing for this ruleset cached: load and
   compile the ruleset, compute the worked examples, render;
 - *warm*: an unchanged fingerprint and options, served from the cache.
+
+``--lang de,fr`` renders in those languages (each its own rows; default ``en``):
+translation costs one catalogue lookup per message.
 """
 
 from __future__ import annotations
@@ -22,23 +25,26 @@ from collections.abc import Callable
 
 from ginrules.rules.load import Ruleset, load_ruleset
 from ginrules.sheets.render import CACHE, SheetOptions, sheet_html, sheet_pdf
+from ginrules.words.i18n import LANGUAGES, use_locale
 
 _FIRST = """
 import time
 start = time.perf_counter()
 from ginrules.rules.load import Ruleset, load_ruleset
 from ginrules.sheets.render import SheetOptions, sheet_{kind}
-sheet_{kind}(load_ruleset("classic"), SheetOptions(paper="a4"))
+from ginrules.words.i18n import use_locale
+with use_locale({lang!r}):
+    sheet_{kind}(load_ruleset("classic"), SheetOptions(paper="a4"))
 print((time.perf_counter() - start) * 1000)
 """
 
 
-def first_in_process(kind: str, repeat: int) -> float:
+def first_in_process(kind: str, repeat: int, lang: str) -> float:
     """Milliseconds for a fresh interpreter's first render (imports included)."""
     times = []
     for _ in range(repeat):
         out = subprocess.run(
-            [sys.executable, "-c", _FIRST.format(kind=kind)],
+            [sys.executable, "-c", _FIRST.format(kind=kind, lang=lang)],
             check=True,
             capture_output=True,
             text=True,
@@ -62,7 +68,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="rounds per figure (default 5)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument(
+        "--lang",
+        default="en",
+        help="comma-separated languages (default en): " + ",".join(LANGUAGES),
+    )
     args = parser.parse_args()
+    languages = [lang for lang in args.lang.split(",") if lang in LANGUAGES] or ["en"]
     options = SheetOptions(paper="a4", url="https://rules.example.org/rules/classic")
     loaded = load_ruleset("classic")
     renderers: dict[str, Callable[[Ruleset, SheetOptions], str | bytes]] = {
@@ -70,7 +82,7 @@ def main() -> int:
         "pdf": sheet_pdf,
     }
     results: dict[str, dict[str, float]] = {}
-    for kind, render in renderers.items():
+    for lang, (kind, render) in ((la, item) for la in languages for item in renderers.items()):
 
         def from_file(render: Callable[[Ruleset, SheetOptions], str | bytes] = render) -> object:
             return render(load_ruleset("classic"), options)
@@ -78,22 +90,23 @@ def main() -> int:
         def in_memory(render: Callable[[Ruleset, SheetOptions], str | bytes] = render) -> object:
             return render(loaded, options)
 
-        in_memory()  # load templates, WeasyPrint and fonts once
-        results[kind] = {
-            "first_in_process_ms": first_in_process(kind, max(1, args.repeat // 2)),
-            "cold_ms": best(from_file, args.repeat, clear=True),
-            "warm_from_file_ms": best(from_file, args.repeat * 20, clear=False),
-            "warm_loaded_ms": best(in_memory, args.repeat * 200, clear=False),
-            "bytes": len(render(loaded, options)),
-        }
+        with use_locale(lang):
+            in_memory()  # load templates, WeasyPrint and fonts once
+            results[f"{kind} {lang}"] = {
+                "first_in_process_ms": first_in_process(kind, max(1, args.repeat // 2), lang),
+                "cold_ms": best(from_file, args.repeat, clear=True),
+                "warm_from_file_ms": best(from_file, args.repeat * 20, clear=False),
+                "warm_loaded_ms": best(in_memory, args.repeat * 200, clear=False),
+                "bytes": len(render(loaded, options)),
+            }
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
     print(f"classic rule sheet, A4, best of {args.repeat} rounds")
-    print("format  first in a process  cold (not cached)  warm, from file  warm, loaded   size")
+    print("format   first in a process  cold (not cached)  warm, from file  warm, loaded   size")
     for kind, row in results.items():
         print(
-            f"{kind:<6}  {row['first_in_process_ms']:>15.0f} ms  {row['cold_ms']:>14.1f} ms"
+            f"{kind:<7}  {row['first_in_process_ms']:>15.0f} ms  {row['cold_ms']:>14.1f} ms"
             f"  {row['warm_from_file_ms']:>12.2f} ms  {row['warm_loaded_ms']:>9.3f} ms"
             f"  {row['bytes']:,.0f} bytes"
         )
