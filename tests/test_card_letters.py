@@ -192,3 +192,27 @@ def test_runs_and_card_faces_in_the_readers_letters() -> None:
     with use_locale("fr"):
         assert ranks_text("QKA") == "D-R-A"
         assert (card_faces()["J"], card_faces()["K"]) == ("V", "R")
+
+
+@pytest.mark.parametrize("mode", ["low", "high_or_low", "round_the_corner"])
+@pytest.mark.parametrize(
+    "typed", ["", "7H", "7H 7D", "7H 8H 9D", "QH KH AH", "KH AH 2H", "2H 4H 5H"]
+)
+def test_a_meld_refusal_is_worded_in_english_as_the_engine_says_it(typed: str, mode: str) -> None:
+    from ginrules.melds import AceMode, MeldError, make_meld
+    from ginrules.words.cards import meld_problem
+
+    try:
+        make_meld(parse_cards(typed) if typed else [], AceRule(AceMode(mode)))
+    except MeldError as error:
+        assert meld_problem(error) == str(error)
+        with use_locale("de"):
+            german = meld_problem(error)
+        assert german != str(error)
+        # The German letters of the cards, read back, are the cards typed.
+        if typed and ":" in german:
+            assert parse_cards(german.split(":", 1)[0]) == list(error.cards)
+    else:
+        assert (typed == "QH KH AH" and mode != "low") or (
+            typed == "KH AH 2H" and mode == "round_the_corner"
+        )

@@ -26,6 +26,7 @@ such ranks, so at most 72 combinations, and most hands have none.
 
 from ginrules.melds.arrange import (
     MeldError,
+    MeldProblem,
     analyse_discards,
     best_arrangements,
     best_melds,
@@ -59,6 +60,7 @@ __all__ = [
     "Meld",
     "MeldError",
     "MeldKind",
+    "MeldProblem",
     "MeldScorer",
     "analyse_discards",
     "best_arrangements",

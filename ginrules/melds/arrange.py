@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
+from enum import StrEnum
 
 from ginrules.cards import LANE_BITS, LANE_MASK, Card, cards_to_mask, mask_to_cards
 from ginrules.melds.lanes import lane_tables, lanes_of, set_ranks
@@ -164,8 +165,26 @@ def run_card(position: int, suit: int, mode: AceMode) -> Card | None:
     return None
 
 
+class MeldProblem(StrEnum):
+    """Why chosen cards are not a meld (worded in :mod:`ginrules.words.cards`)."""
+
+    TOO_FEW = "too_few"
+    SET_TOO_LONG = "set_too_long"
+    MIXED = "mixed"
+    NOT_A_RUN = "not_a_run"
+
+
 class MeldError(ValueError):
-    """Cards that do not make a meld; the message says why."""
+    """Cards that do not make a meld: ``problem`` says why (the English message too),
+    ``cards`` are the cards as given and ``mode`` the ace rule that judged a run."""
+
+    def __init__(
+        self, message: str, problem: MeldProblem, cards: tuple[Card, ...], mode: AceMode
+    ) -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.cards = cards
+        self.mode = mode
 
 
 def make_meld(cards: Iterable[Card], rule: AceRule = CLASSIC_ACES) -> Meld:
@@ -173,17 +192,23 @@ def make_meld(cards: Iterable[Card], rule: AceRule = CLASSIC_ACES) -> Meld:
 
     Raises :class:`MeldError` saying why the cards are not a meld.
     """
-    given = list(cards)
+    given = tuple(cards)
     chosen = sorted(set(given), key=lambda c: (c.suit, c.rank))
     text = " ".join(str(c) for c in given)
+
+    def refused(message: str, problem: MeldProblem) -> MeldError:
+        return MeldError(message, problem, given, rule.mode)
+
     if len(chosen) < 3:
-        raise MeldError(f"{text or 'no cards'}: a meld needs at least three cards")
+        raise refused(
+            f"{text or 'no cards'}: a meld needs at least three cards", MeldProblem.TOO_FEW
+        )
     if len({c.rank for c in chosen}) == 1:
         if len(chosen) > 4:
-            raise MeldError(f"{text}: a set has at most four cards")
+            raise refused(f"{text}: a set has at most four cards", MeldProblem.SET_TOO_LONG)
         return Meld(MeldKind.SET, tuple(chosen))
     if len({c.suit for c in chosen}) != 1:
-        raise MeldError(f"{text}: neither a set (one rank) nor a run (one suit)")
+        raise refused(f"{text}: neither a set (one rank) nor a run (one suit)", MeldProblem.MIXED)
     suit = chosen[0].suit
     ranks = {c.rank for c in chosen}
     length = len(chosen)
@@ -199,4 +224,4 @@ def make_meld(cards: Iterable[Card], rule: AceRule = CLASSIC_ACES) -> Meld:
         AceMode.HIGH_OR_LOW: " (a run may not turn the corner: K-A-2 is not a run)",
         AceMode.ROUND_THE_CORNER: "",
     }[rule.mode]
-    raise MeldError(f"{text}: not a run of consecutive cards{why}")
+    raise refused(f"{text}: not a run of consecutive cards{why}", MeldProblem.NOT_A_RUN)

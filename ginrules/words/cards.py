@@ -29,7 +29,7 @@ from ginrules.cards import (
     parse_cards,
     sort_for_display,
 )
-from ginrules.melds import AceRule, Arrangement, Meld, best_melds
+from ginrules.melds import AceMode, AceRule, Arrangement, Meld, MeldError, MeldProblem, best_melds
 from ginrules.words.i18n import SOURCE_LOCALE, _, babel_locale, current_locale, ngettext
 
 #: How a typed card is shown in English messages about it, as it always was.
@@ -171,3 +171,25 @@ class CardView:
     def hand(self, cards: Sequence[Card]) -> str:
         """A hand sorted with its best melds grouped first."""
         return self.arrangement(best_melds(cards, self.ace))
+
+
+def meld_problem(error: MeldError) -> str:
+    """Why the cards a person chose are not a meld, in their language and letters
+    (in English exactly the engine's own message)."""
+    cards = cards_text(error.cards) or _("no cards")
+    if error.problem is MeldProblem.TOO_FEW:
+        text = _("{cards}: a meld needs at least three cards")
+    elif error.problem is MeldProblem.SET_TOO_LONG:
+        text = _("{cards}: a set has at most four cards")
+    elif error.problem is MeldProblem.MIXED:
+        text = _("{cards}: neither a set (one rank) nor a run (one suit)")
+    elif error.mode is AceMode.LOW:
+        text = _("{cards}: not a run of consecutive cards (aces are low here: {high} is not a run)")
+    elif error.mode is AceMode.HIGH_OR_LOW:
+        text = _(
+            "{cards}: not a run of consecutive cards"
+            " (a run may not turn the corner: {corner} is not a run)"
+        )
+    else:
+        text = _("{cards}: not a run of consecutive cards")
+    return text.format(cards=cards, high=ranks_text("QKA"), corner=ranks_text("KA2"))

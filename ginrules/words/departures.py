@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ginrules import schema as ruleset_schema
 from ginrules.rules.departures import Departure
-from ginrules.words.i18n import SOURCE_LOCALE, _, current_locale, format_list
+from ginrules.words.i18n import SOURCE_LOCALE, _, current_locale, format_list, pgettext
 from ginrules.words.values import sheet_label, value_words
 
 
@@ -177,7 +177,7 @@ def who_plays(knob: ruleset_schema.Knob, value: object) -> str:
         parts.append(played_by(entry.software))
     if not parts:
         parts.append(origin_text(entry))
-    who = "; ".join(parts)
+    who = pgettext("between items of a list", "; ").join(parts)
     slips = knob.slips_for(value)
     if slips:
         who = _("{who}. {notes}").format(who=who, notes=" ".join(slip_note(s) for s in slips))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ginrules.engine.scoring import HandEnd
-from ginrules.words.i18n import N_, _
+from ginrules.words.i18n import N_, _, pgettext
 
 _TITLES: Final = {
     HandEnd.KNOCK: N_("A knock"),
@@ -52,7 +52,7 @@ def all_eleven_melded(melds: str) -> str:
 
 def games_entered(games: Sequence[int]) -> str:
     """The Hollywood games a win was entered in: ``1, 2`` or ``none``."""
-    return ", ".join(str(n) for n in games) or _("none")
+    return ", ".join(str(n) for n in games) or pgettext("no Hollywood games", "none")
 
 
 def partnership_table(seats: Sequence[int], winner: int, team: int, points: int) -> str:

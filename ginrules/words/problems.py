@@ -14,7 +14,8 @@ from ginrules.engine.record import RecordError, Unplayable
 from ginrules.engine.scorepad import PadProblem, ScorePadError
 from ginrules.engine.settle import SettleError, Unsettled
 from ginrules.engine.tablelog import TableError, TableProblem
-from ginrules.words.cards import card_problem
+from ginrules.melds import MeldError
+from ginrules.words.cards import card_problem, card_text, meld_problem
 from ginrules.words.i18n import _
 
 #: How many legal actions a refusal lists before "...".
@@ -61,14 +62,22 @@ def _legal_list(actions: Sequence[object]) -> str:
     return shown + (" ..." if len(actions) > _SHOWN_LEGAL else "")
 
 
+def _worded(params: dict[str, object]) -> dict[str, object]:
+    """A refusal's parameters as its reader reads them: cards in their letters, a
+    meld's problem in words."""
+    if "cards" in params:
+        params["cards"] = ", ".join(card_text(c) for c in params["cards"])  # type: ignore[attr-defined]
+    if isinstance(params.get("error"), MeldError):
+        params["error"] = meld_problem(params["error"])  # type: ignore[arg-type]
+    return params
+
+
 def illegal_message(error: IllegalAction) -> str:
     """Why the rules refuse the action: ``knock 3C: that leaves 12 deadwood; ...``."""
     params = dict(error.params)
     if "legal" in params:
         params["legal"] = _legal_list(params["legal"])  # type: ignore[arg-type]
-    if "cards" in params:
-        params["cards"] = ", ".join(str(c) for c in params["cards"])  # type: ignore[attr-defined]
-    return _illegal()[error.reason].format(**params)
+    return _illegal()[error.reason].format(**_worded(params))
 
 
 def _pad() -> dict[PadProblem, str]:
@@ -125,9 +134,7 @@ def settle_message(error: SettleError) -> str:
     params = dict(error.params)
     if error.reason is Unsettled.OVER_THE_LIMIT:
         return over_the_limit(params)
-    if "cards" in params:
-        params["cards"] = ", ".join(str(c) for c in params["cards"])  # type: ignore[attr-defined]
-    return _unsettled()[error.reason].format(**params)
+    return _unsettled()[error.reason].format(**_worded(params))
 
 
 def _entry() -> dict[EntryProblem, str]:

@@ -20,8 +20,8 @@ from ginrules.engine.hand import Hand
 from ginrules.engine.scoring import HandEnd, HandScore, Showdown
 from ginrules.melds import Arrangement
 from ginrules.rules.compile import EngineConfig
-from ginrules.words.cards import CardView, cards_text, meld_text, melds_text
-from ginrules.words.i18n import N_, _
+from ginrules.words.cards import CardView, card_text, cards_text, meld_text, melds_text
+from ginrules.words.i18n import N_, _, pgettext
 from ginrules.words.values import outcome_name
 
 #: The person's name at the table; sentences about the person use the second person.
@@ -107,8 +107,10 @@ def table_lines(showdown: Showdown, config: EngineConfig, upcard: Card | None) -
         )
     )
     if defense.layoffs:
-        laid = "; ".join(
-            _("{card} on {meld}").format(card=lay.card, meld=knocker.melds[lay.meld_index])
+        laid = list_separator().join(
+            _("{card} on {meld}").format(
+                card=card_text(lay.card), meld=cards_text(knocker.melds[lay.meld_index].cards)
+            )
             for lay in defense.layoffs
         )
         lines.append(_("Defender lays off: {layoffs}").format(layoffs=laid))
@@ -137,9 +139,17 @@ def layoff_list(showdown: Showdown) -> list[str]:
     """Each lay-off in words: ``5H on 6H 7H 8H``."""
     melds = showdown.knocker_arrangement.melds
     return [
-        _("{card} on {meld}").format(card=lay.card, meld=melds[lay.meld_index])
+        _("{card} on {meld}").format(
+            card=card_text(lay.card), meld=cards_text(melds[lay.meld_index].cards)
+        )
         for lay in showdown.defense.layoffs
     ]
+
+
+def list_separator() -> str:
+    """Between the items of a list whose items have commas of their own: ``; ``."""
+    # Translators: French typography wants a no-break space before the semicolon.
+    return pgettext("between items of a list", "; ")
 
 
 def summary_line(hand: Hand) -> str:
@@ -274,6 +284,7 @@ __all__ = [
     "YOU",
     "game_lines",
     "layoff_list",
+    "list_separator",
     "meld_text",
     "outcome_line",
     "points_text",

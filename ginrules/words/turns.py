@@ -117,7 +117,7 @@ def discard_move(example: Card, except_card: Card | None) -> str:
 
 
 def big_gin_move() -> str:
-    return _("big gin")
+    return pgettext("the move typed at the terminal", "big gin")
 
 
 def you_knock_discarding(card: str) -> str:

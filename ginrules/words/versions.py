@@ -16,7 +16,8 @@ def too_many_versions(limit: int) -> str:
     """Why a save past ``MAX_VERSIONS`` is refused, and what to do instead."""
     return _(
         "these house rules have {limit} versions, the most one house rule may keep;"
-        " fork them (Fork on the latest version, or forked_from in the API) and keep"
+        " make new ones from them (Make your own from this on the latest version, or"
+        " forked_from in the API) and keep"
         " changing the new house rules"
     ).format(limit=format_number(limit))
 
