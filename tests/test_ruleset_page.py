@@ -23,11 +23,9 @@ from flask.testing import FlaskClient
 from ginrules.rules import locate
 from ginrules.rules.load import load_ruleset
 from ginrules.sheets.render import SheetOptions, sheet_html
-from ginrules.web import create_app
-from ginrules.web.responses import MEMO
 from tests.browser_helpers import chromium, site
 from tests.page_checks import PHONE, page_problems
-from tests.web_helpers import Client
+from tests.web_helpers import Client, site_client
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -51,21 +49,8 @@ _WITHOUT_SITE_CHROME: Final = "header.site, footer.site { display: none !importa
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
-    folder = tmp_path_factory.mktemp("site")
-    MEMO.clear()
-    app = create_app(
-        {
-            "INSTANCE_PATH": str(folder / "instance"),
-            "DATABASE_URL": f"sqlite:///{folder / 'site.db'}",
-            "PUBLIC_BASE_URL": "https://gin.example.org",
-            "SECRET_KEY": "ruleset-page",
-            "UPGRADE_ON_START": True,
-            "RATE_LIMIT": "1000 per minute",
-        }
-    )
-    yield app.test_client()
-    app.extensions["ginrules.store"].close()
-    MEMO.clear()
+    with site_client(tmp_path_factory.mktemp("site"), "ruleset-page") as client:
+        yield client
 
 
 def _page(client: FlaskClient, path: str) -> str:

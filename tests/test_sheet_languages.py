@@ -54,14 +54,13 @@ from ginrules.sheets.render import (
     sheet_pdf,
 )
 from ginrules.sheets.shipped import ruleset_text
-from ginrules.web import create_app
-from ginrules.web.responses import MEMO
 from ginrules.words import i18n
 from ginrules.words.values import UNTITLED
 from tests.pdf_tools import pdf_info, pdf_pages
 from tests.sheet_text import sheet_lines
 from tests.test_sheet_consistency import GOLDEN, UPDATE
 from tests.translations import TRANSLATED, extracted
+from tests.web_helpers import site_client
 
 SHIPPED: Final = [entry.name for entry in locate.entries()]
 BASES: Final = ("classic", "oklahoma", "hollywood", "partnership")
@@ -363,21 +362,8 @@ def test_the_golden_folders_hold_only_translated_shipped_rulesets() -> None:
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FlaskClient]:
-    folder = tmp_path_factory.mktemp("site")
-    MEMO.clear()
-    app = create_app(
-        {
-            "INSTANCE_PATH": str(folder / "instance"),
-            "DATABASE_URL": f"sqlite:///{folder / 'site.db'}",
-            "PUBLIC_BASE_URL": "https://gin.example.org",
-            "SECRET_KEY": "sheet-languages",
-            "UPGRADE_ON_START": True,
-            "RATE_LIMIT": "1000 per minute",
-        }
-    )
-    yield app.test_client()
-    app.extensions["ginrules.store"].close()
-    MEMO.clear()
+    with site_client(tmp_path_factory.mktemp("site"), "sheet-languages") as client:
+        yield client
 
 
 @pytest.mark.parametrize("name", ["classic", "partnership"])

@@ -19,10 +19,12 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import Message
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import Flask
+from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 
@@ -163,3 +165,28 @@ def serve_at_own_address(make_app: Callable[[str], Flask]) -> Iterator[tuple[str
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+
+
+@contextmanager
+def site_client(folder: Path, secret: str) -> Iterator[FlaskClient]:
+    """A test client of a site on its own SQLite file in ``folder`` (a public base URL,
+    a generous rate limit, the page memo cleared before and after)."""
+    from ginrules.web import create_app
+    from ginrules.web.responses import MEMO
+
+    MEMO.clear()
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(folder / "instance"),
+            "DATABASE_URL": f"sqlite:///{folder / 'site.db'}",
+            "PUBLIC_BASE_URL": "https://gin.example.org",
+            "SECRET_KEY": secret,
+            "UPGRADE_ON_START": True,
+            "RATE_LIMIT": "1000 per minute",
+        }
+    )
+    try:
+        yield app.test_client()
+    finally:
+        app.extensions["ginrules.store"].close()
+        MEMO.clear()
