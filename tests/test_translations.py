@@ -91,4 +91,13 @@ def test_the_compiled_catalogue_is_the_source_compiled(lang: str) -> None:
     # ... and gettext reads it as the language's plural rule says.
     with mo_path.open("rb") as source:
         compiled_catalogue = gettext.GNUTranslations(source)
-    assert compiled_catalogue.ngettext("{n} point", "{n} points", 1) == "{n} point"
+    plurals = [m for m in po if m.pluralizable and not m.context and all(translations_of(m))]
+    assert plurals, f"{lang}: no counted message"
+    for message in plurals:
+        singular, plural = (str(part) for part in message.id)
+        forms = translations_of(message)
+        # French counts 0 as one (plural=(n > 1)); German and Spanish count it as many.
+        zero = forms[0] if lang == "fr" else forms[1]
+        assert compiled_catalogue.ngettext(singular, plural, 1) == forms[0], singular
+        assert compiled_catalogue.ngettext(singular, plural, 2) == forms[1], singular
+        assert compiled_catalogue.ngettext(singular, plural, 0) == zero, singular
