@@ -1,11 +1,13 @@
-"""Every ruleset diagnostic is worded in ginrules.words, in the reader's language.
+"""Every ruleset diagnostic is worded in the reader's language, from one English source.
 
 The rules layer says what each problem is as data (a code and its parameters) and
-keeps its own English beside it; ginrules.words.diagnostics words the data. Here:
-every code is made by some broken ruleset below (or, for the two no ruleset can
-reach, a sample), its English is the rules layer's own word for word, and under a
-pseudo-language that wraps every extracted message in ``⟦⟧`` nothing of it is left
-outside the catalogue but data.
+writes each code's words once, as catalogue messages (``PATTERNS``, and what ``say``
+composes); it says them in English itself, and ginrules.words.diagnostics through
+the reader's catalogue. Here: every code is made by some broken ruleset below (or,
+for the two no ruleset can reach, a sample) and has its words, every pattern is a
+message pybabel extracts, every English display of a diagnostic is what the rules
+layer's words say, and under a pseudo-language that wraps every extracted message in
+``⟦⟧`` nothing of a diagnostic is left outside the catalogue but data.
 """
 
 from __future__ import annotations
@@ -23,7 +25,18 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
 from ginrules.rules import validate
-from ginrules.rules.diagnostics import Code, Diagnostic, Phrase, RulesetError, phrase
+from ginrules.rules.diagnostics import (
+    ENGLISH,
+    PATTERNS,
+    Choice,
+    Code,
+    Diagnostic,
+    Phrase,
+    Plural,
+    RulesetError,
+    phrase,
+    say,
+)
 from ginrules.rules.load import MAX_CHAIN, load_ruleset, load_ruleset_text
 from ginrules.rules.yamlsource import MAX_FILE_BYTES, load_yaml_file, load_yaml_text
 from ginrules.words import diagnostics as words
@@ -84,6 +97,9 @@ BROKEN: Final = {
         "play:\n  knock_limit: 0\nshowdown:\n  layoffs: false\n"
     ),
 }
+
+#: The codes whose words ``say`` composes (several patterns, or a setting as it is).
+COMPOSED: Final = {Code.PARSE_ERROR, Code.TYPES, Code.UNKNOWN_RULESET, Code.SETTING}
 
 #: Codes no ruleset can reach, with what they would say.
 SAMPLES: Final = {
@@ -187,12 +203,40 @@ def test_every_diagnostic_of_the_rules_layer_says_what_it_is_as_data(
     assert bare == []
 
 
-def test_the_english_words_are_the_rules_layers_own(diagnostics: list[Diagnostic]) -> None:
-    worded = [d for d in diagnostics if d.problem is not None]
-    for diagnostic in worded:
-        assert words.message(diagnostic) == diagnostic.message
-        assert words.expected(diagnostic) == diagnostic.expected
-        assert words.hint(diagnostic) == diagnostic.hint
+def test_every_code_has_its_words_once() -> None:
+    assert set(Code) - set(PATTERNS) == COMPOSED
+    assert not COMPOSED & set(PATTERNS)
+
+
+def _messages(pattern: str | Plural | Choice) -> list[str | tuple[str, str]]:
+    if isinstance(pattern, Plural):
+        return [(pattern.singular, pattern.plural)]
+    if isinstance(pattern, Choice):
+        return list(pattern.patterns.values())
+    return [pattern]
+
+
+def test_every_pattern_is_a_message_of_the_catalogue() -> None:
+    messages = {key for _context, key in extracted()}
+    missing = [
+        (code, message)
+        for code, pattern in PATTERNS.items()
+        for message in _messages(pattern)
+        if message not in messages
+    ]
+    assert missing == []
+
+
+def test_every_english_diagnostic_says_what_the_rules_layers_words_say(
+    diagnostics: list[Diagnostic],
+) -> None:
+    for diagnostic in (d for d in diagnostics if d.problem is not None):
+        said = diagnostic.problem
+        assert said is not None
+        assert diagnostic.message == say(said.message)
+        assert diagnostic.expected == (None if said.expected is None else say(said.expected))
+        assert diagnostic.hint == (None if said.hint is None else say(said.hint))
+        # In English, the words layer's display is the rules layer's, byte for byte.
         assert words.line(diagnostic) == diagnostic.format()
         assert words.to_json(diagnostic) == diagnostic.to_json()
         assert words.worded(diagnostic) == diagnostic
@@ -203,6 +247,14 @@ def test_each_broken_file_reads_the_same_through_the_words(case: Path) -> None:
     for diagnostic in _loaded(lambda: load_ruleset(case)):
         if diagnostic.departure is None:
             assert words.line(diagnostic) == diagnostic.format()
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 100])
+def test_the_rules_layers_english_counts_as_gettext_does(count: int) -> None:
+    null = gettext.NullTranslations()
+    assert ENGLISH.ngettext("a", "b", count) == null.ngettext("a", "b", count)
+    items = "item" if count == 1 else "items"
+    assert say(phrase(Code.AT_MOST_ITEMS, count=count)) == f"at most {count} {items}"
 
 
 def test_the_schema_keywords_ginrules_does_not_use_are_worded_too(

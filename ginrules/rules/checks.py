@@ -14,18 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ginrules.cards import DECK_SIZE
-from ginrules.rules.diagnostics import Code, Phrase, Problem, Severity, phrase, said
+from ginrules.rules.diagnostics import Code, Phrase, Problem, Severity, phrase, said, say
 
 
 @dataclass(frozen=True)
 class Finding:
     severity: Severity
-    message: str
+    #: What it says, as data.
+    problem: Problem
     #: The knobs involved, ``section.name``; the first is where the message points.
     knobs: tuple[str, ...]
-    expected: str | None = None
-    #: What it says, as data (``message`` and ``expected`` are its English).
-    problem: Problem | None = None
+
+    @property
+    def message(self) -> str:
+        """What it says, in English."""
+        return say(self.problem.message)
 
 
 class RuleView:
@@ -56,23 +59,22 @@ class RuleView:
 Check = Callable[[RuleView], Iterator[Finding]]
 
 
-def _error(message: Phrase, english: str, *knobs: str, expected: tuple[Phrase, str]) -> Finding:
-    """An error: what it says and what was expected, each as data and in English."""
-    wanted, wanted_english = expected
-    return Finding("error", english, knobs, wanted_english, Problem(message, wanted))
+def _error(message: Phrase, *knobs: str, expected: Phrase) -> Finding:
+    """An error: what it says and what was expected."""
+    return Finding("error", Problem(message, expected), knobs)
 
 
-def _setting(setting: str) -> tuple[Phrase, str]:
+def _setting(setting: str) -> Phrase:
     """Expected: a setting, as YAML writes it (``format.players: 4``)."""
-    return phrase(Code.SETTING, setting=setting), setting
+    return phrase(Code.SETTING, setting=setting)
 
 
-def _either(one: str, other: str) -> tuple[Phrase, str]:
-    return phrase(Code.EITHER_SETTING, one=one, other=other), f"{one}, or {other}"
+def _either(one: str, other: str) -> Phrase:
+    return phrase(Code.EITHER_SETTING, one=one, other=other)
 
 
-def _less_than(target: int) -> tuple[Phrase, str]:
-    return phrase(Code.LESS_THAN, value=target), f"less than {target}"
+def _less_than(target: int) -> Phrase:
+    return phrase(Code.LESS_THAN, value=target)
 
 
 # --- errors ----------------------------------------------------------------
@@ -82,7 +84,6 @@ def spades_double_needs_oklahoma(rules: RuleView) -> Iterator[Finding]:
     if rules["oklahoma.spades_double"] and not rules["oklahoma.enabled"]:
         yield _error(
             phrase(Code.SPADES_DOUBLE_NEEDS_OKLAHOMA),
-            "spades double needs Oklahoma: the first upcard's suit only matters there",
             "oklahoma.spades_double",
             "oklahoma.enabled",
             expected=_either("oklahoma.enabled: true", "spades_double: false"),
@@ -93,8 +94,6 @@ def oklahoma_needs_an_upcard(rules: RuleView) -> Iterator[Finding]:
     if rules["oklahoma.enabled"] and rules["deal.first_turn"] == "eleven_cards":
         yield _error(
             phrase(Code.OKLAHOMA_NEEDS_AN_UPCARD),
-            "Oklahoma sets the knock limit from the first upcard, but an eleven-card deal"
-            " turns no upcard",
             "deal.first_turn",
             "oklahoma.enabled",
             expected=_setting("deal.first_turn: upcard_offer"),
@@ -106,7 +105,6 @@ def partnership_needs_four_players(rules: RuleView) -> Iterator[Finding]:
     if rules["format.type"] == "partnership" and players != 4:
         yield _error(
             phrase(Code.PARTNERSHIP_NEEDS_FOUR_PLAYERS, players=players),
-            f"a partnership game is two teams of two, not {players} players",
             "format.players",
             "format.type",
             expected=_setting("format.players: 4"),
@@ -117,7 +115,6 @@ def partnership_needs_a_team_target(rules: RuleView) -> Iterator[Finding]:
     if rules["format.type"] == "partnership" and rules["format.team_target"] is None:
         yield _error(
             phrase(Code.PARTNERSHIP_NEEDS_A_TEAM_TARGET),
-            "a partnership game needs a team target (usually 125 or 150)",
             "format.team_target",
             "format.type",
             expected=_setting("format.team_target: 125"),
@@ -128,14 +125,10 @@ def team_target_only_for_partnership(rules: RuleView) -> Iterator[Finding]:
     if rules["format.type"] != "partnership" and rules["format.team_target"] is not None:
         yield _error(
             phrase(Code.TEAM_TARGET_ONLY_FOR_PARTNERSHIP),
-            "format.team_target is only for a partnership game; set game_scoring.target instead",
             "format.team_target",
             "format.type",
-            expected=(
-                phrase(
-                    Code.NO_KEY_OR_SETTING, key="team_target", setting="format.type: partnership"
-                ),
-                "no team_target, or format.type: partnership",
+            expected=phrase(
+                Code.NO_KEY_OR_SETTING, key="team_target", setting="format.type: partnership"
             ),
         )
 
@@ -145,7 +138,6 @@ def hollywood_needs_three_games(rules: RuleView) -> Iterator[Finding]:
     if kind == "hollywood" and games != 3:
         yield _error(
             phrase(Code.HOLLYWOOD_NEEDS_THREE_GAMES, games=games),
-            f"Hollywood scores three games at once, not {games}",
             "format.games",
             "format.type",
             expected=_setting("format.games: 3"),
@@ -153,7 +145,6 @@ def hollywood_needs_three_games(rules: RuleView) -> Iterator[Finding]:
     if kind != "hollywood" and games != 1:
         yield _error(
             phrase(Code.ONLY_HOLLYWOOD_PLAYS_GAMES, format=kind),
-            f"only Hollywood scores several games at once; this is a {kind} game",
             "format.games",
             "format.type",
             expected=_either("format.games: 1", "format.type: hollywood"),
@@ -166,7 +157,6 @@ def players_fit_the_format(rules: RuleView) -> Iterator[Finding]:
     if wanted is not None and players != wanted:
         yield _error(
             phrase(Code.PLAYERS_FIT_THE_FORMAT, format=kind, wanted=wanted, players=players),
-            f"a {kind.replace('_', '-')} game has {wanted} players, not {players}",
             "format.players",
             "format.type",
             expected=_setting(f"format.players: {wanted}"),
@@ -180,8 +170,6 @@ def bonuses_stay_below_the_target(rules: RuleView) -> Iterator[Finding]:
         if rules[knob] >= target:
             yield _error(
                 phrase(Code.BONUS_REACHES_TARGET, knob=knob, bonus=rules[knob], target=target),
-                f"{knob} ({rules[knob]}) is not below the game target ({target}):"
-                " one hand would decide the game",
                 knob,
                 target_knob,
                 expected=_less_than(target),
@@ -193,7 +181,6 @@ def bonuses_stay_below_the_target(rules: RuleView) -> Iterator[Finding]:
         if bonus >= target:
             yield _error(
                 phrase(Code.BIG_GIN_BONUS_REACHES_TARGET, bonus=bonus, target=target),
-                f"the big-gin bonus ({bonus}) is not below the game target ({target})",
                 "big_gin.bonus",
                 target_knob,
                 expected=_less_than(target),
@@ -214,14 +201,9 @@ def hand_size_fits_the_deck(rules: RuleView) -> Iterator[Finding]:
             phrase(
                 Code.HAND_SIZE_EMPTIES_THE_STOCK, hands=sharing, cards=hand, stock=stock, left=left
             ),
-            f"{sharing} hands of {hand} cards leave a stock of {stock}, and the hand is dead"
-            f" at {left} left: nobody could ever draw",
             "cards.hand_size",
             "stock_end.cards_left",
-            expected=(
-                phrase(Code.HAND_SIZE_AT_MOST, knob="cards.hand_size", most=most),
-                f"cards.hand_size of at most {most}",
-            ),
+            expected=phrase(Code.HAND_SIZE_AT_MOST, knob="cards.hand_size", most=most),
         )
 
 
@@ -230,14 +212,9 @@ def knock_limit_in_range(rules: RuleView) -> Iterator[Finding]:
     if rules["oklahoma.enabled"] and limit == 0:
         yield _error(
             phrase(Code.KNOCK_LIMIT_ZERO_UNDER_OKLAHOMA),
-            "Oklahoma takes each hand's knock limit from the upcard, but play.knock_limit 0"
-            " caps it at gin only",
             "play.knock_limit",
             "oklahoma.enabled",
-            expected=(
-                phrase(Code.KNOCK_LIMIT_FOR_OKLAHOMA, knob="play.knock_limit"),
-                "play.knock_limit from 1 to 10 (10 lets every upcard count)",
-            ),
+            expected=phrase(Code.KNOCK_LIMIT_FOR_OKLAHOMA, knob="play.knock_limit"),
         )
 
 
@@ -246,26 +223,13 @@ def shutout_bonus_not_below_game_bonus(rules: RuleView) -> Iterator[Finding]:
     if rules["game_scoring.shutout"] == "game_bonus" and shutout < plain:
         yield _error(
             phrase(Code.SHUTOUT_PAYS_LESS, shutout=shutout, plain=plain),
-            "a shutout would pay less than a plain win: shutout_game_bonus"
-            f" ({shutout}) is below game_bonus ({plain})",
             "game_scoring.shutout_game_bonus",
             "game_scoring.game_bonus",
-            expected=(phrase(Code.AT_LEAST, value=plain), f"at least {plain}"),
+            expected=phrase(Code.AT_LEAST, value=plain),
         )
 
 
 # --- warnings: knobs set where they do nothing -------------------------------
-
-
-#: What an inert knob needs to matter, by the code of its warning.
-_NEEDS = {
-    Code.INERT_WITHOUT_OKLAHOMA: "oklahoma.enabled is true",
-    Code.INERT_WITHOUT_SPADES_DOUBLE: "oklahoma.spades_double is true",
-    Code.INERT_WITHOUT_BIG_GIN: "big_gin.enabled is true",
-    Code.INERT_WITHOUT_SHUTOUT_BONUS: "shutout is game_bonus",
-    Code.INERT_WITHOUT_PARTNERSHIP: "format.type is partnership",
-    Code.INERT_WITHOUT_KNOCKING: "knocking is allowed (knock_limit above 0)",
-}
 
 
 def inert_knobs(rules: RuleView) -> Iterator[tuple[str, Code]]:
@@ -293,8 +257,7 @@ def inert_knobs(rules: RuleView) -> Iterator[tuple[str, Code]]:
 def settings_without_effect(rules: RuleView) -> Iterator[Finding]:
     for knob, needs in inert_knobs(rules):
         if rules.is_set(knob):
-            english = f"{knob} has no effect unless {_NEEDS[needs]}"
-            yield Finding("warning", english, (knob,), problem=said(needs, knob=knob))
+            yield Finding("warning", said(needs, knob=knob), (knob,))
 
 
 #: Every check, run in this order.

@@ -127,14 +127,10 @@ def load_ruleset_text(
 def _resolve_or_raise(reference: str, relative_to: Path | None) -> Path:
     try:
         path = locate.resolve(reference, relative_to)
-    except locate.UnknownRuleset as error:
-        unknown = _unknown_ruleset(reference)
-        raise RulesetError([Diagnostic("error", reference, str(error), problem=unknown)]) from None
+    except locate.UnknownRuleset:
+        raise RulesetError([Diagnostic.of(_unknown_ruleset(reference), reference)]) from None
     if not path.is_file():
-        missing = said(Code.NO_SUCH_RULESET_FILE)
-        raise RulesetError(
-            [Diagnostic("error", str(path), "no such ruleset file", problem=missing)]
-        )
+        raise RulesetError([Diagnostic.of(said(Code.NO_SUCH_RULESET_FILE), str(path))])
     return path
 
 
@@ -223,36 +219,25 @@ def _load_base(
     mark = source.mark_for(("extends",))
     line, column = (mark.line, mark.column) if mark else (None, None)
 
-    def refused(message: str, problem: Problem) -> RulesetError:
-        return RulesetError(
-            [Diagnostic("error", source.name, message, line, column, ("extends",), problem=problem)]
-        )
+    def refused(problem: Problem) -> RulesetError:
+        return RulesetError([Diagnostic.of(problem, source.name, line, column, ("extends",))])
 
     if shipped_only and locate.looks_like_path(reference):
         known = ", ".join(entry.name for entry in locate.entries())
-        raise refused(
-            f"extends must name a shipped ruleset ({known}), not a file path",
-            said(Code.EXTENDS_A_PATH, known=known),
-        )
+        raise refused(said(Code.EXTENDS_A_PATH, known=known))
 
     try:
         path = locate.resolve(reference, folder)
-    except locate.UnknownRuleset as error:
-        raise refused(str(error), _unknown_ruleset(reference)) from None
+    except locate.UnknownRuleset:
+        raise refused(_unknown_ruleset(reference)) from None
     if not path.is_file():
-        raise refused(
-            f"extends {reference!r}, but there is no such file ({path})",
-            said(Code.EXTENDS_NO_SUCH_FILE, reference=repr(reference), path=str(path)),
-        )
+        raise refused(said(Code.EXTENDS_NO_SUCH_FILE, reference=repr(reference), path=str(path)))
     resolved = path.resolve()
     if resolved in seen:
         cycle = " -> ".join(locate.display_name(p) for p in (*seen, resolved))
-        raise refused(f"extends cycle: {cycle}", said(Code.EXTENDS_CYCLE, cycle=cycle))
+        raise refused(said(Code.EXTENDS_CYCLE, cycle=cycle))
     if len(seen) >= MAX_CHAIN:
-        raise refused(
-            f"extends chain is longer than {MAX_CHAIN} files",
-            said(Code.EXTENDS_TOO_LONG, most=MAX_CHAIN),
-        )
+        raise refused(said(Code.EXTENDS_TOO_LONG, most=MAX_CHAIN))
     return _load_chain(path, seen)
 
 
@@ -302,16 +287,10 @@ def _finish(layer: _Layer, path: Path) -> Ruleset:
     for finding in run_checks(rules):
         knob = _blamed_knob(layer, finding.knobs)
         origin = _origin_of(layer, knob)
+        file, at = origin.file or layer.chain[0], tuple(knob.split("."))
         diagnostics.append(
-            Diagnostic(
-                finding.severity,
-                origin.file or layer.chain[0],
-                finding.message,
-                origin.line,
-                origin.column,
-                tuple(knob.split(".")),
-                expected=finding.expected,
-                problem=finding.problem,
+            Diagnostic.of(
+                finding.problem, file, origin.line, origin.column, at, severity=finding.severity
             )
         )
     for departure in departures(rules):

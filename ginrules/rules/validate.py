@@ -68,18 +68,8 @@ def _diagnostic(
     source: SourceDocument, path: JsonPath, problem: Problem, rank: int, *, key: bool = False
 ) -> Diagnostic:
     mark = source.mark_for(path, key=key)
-    return Diagnostic(
-        severity="error",
-        file=source.name,
-        line=mark.line if mark else None,
-        column=mark.column if mark else None,
-        path=path,
-        message=_english(problem.message),
-        expected=None if problem.expected is None else _english(problem.expected),
-        hint=None if problem.hint is None else _english(problem.hint),
-        rank=rank,
-        problem=problem,
-    )
+    line, column = (mark.line, mark.column) if mark else (None, None)
+    return Diagnostic.of(problem, source.name, line, column, path, rank=rank)
 
 
 def _schema_of(error: ValidationError) -> Mapping[str, Any]:
@@ -191,70 +181,3 @@ def _suggest_key(key: str, path: JsonPath, allowed: list[str]) -> Phrase | None:
         if close and everywhere[close[0]] != _section_name((*path, close[0])):
             return phrase(Code.DID_YOU_MEAN, name=repr(everywhere[close[0]]))
     return None
-
-
-# -- the English of these phrases, for the rules layer's own messages --------------
-
-_KINDS = {
-    "boolean": "true/false",
-    "integer": "a whole number",
-    "decimal": "a decimal number",
-    "text": "text",
-    "list": "a list",
-    "mapping": "a mapping",
-    "null": "empty (null)",
-}
-
-_TYPE_WORDS = {
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "string": "text",
-    "object": "a mapping of keys to values",
-    "array": "a list",
-    "null": "nothing (null)",
-}
-
-
-def _english(said: Phrase) -> str:
-    """What a phrase of this module says, in English: the rules layer's own words
-    (:mod:`ginrules.words.rule_problems` words it in the reader's language)."""
-    v = said.values
-    field = v.get("field") or "the file"
-    code = said.code
-    if code == Code.UNKNOWN_KEY:
-        return f"unknown key {v['key']} in {v['section']}"
-    if code == Code.UNKNOWN_TOP_LEVEL_KEY:
-        return f"unknown key {v['key']} at the top level"
-    if code == Code.WRONG_TYPE:
-        return f"{field} is {v['value']}, which is {_KINDS[str(v['kind'])]}"
-    if code == Code.NOT_ALLOWED:
-        return f"{field} cannot be {v['value']}"
-    if code == Code.BELOW_MINIMUM:
-        return f"{field} is {v['value']}, below the least allowed ({v['limit']})"
-    if code == Code.ABOVE_MAXIMUM:
-        return f"{field} is {v['value']}, above the most allowed ({v['limit']})"
-    if code in (Code.TOO_SHORT, Code.TOO_LONG):
-        return f"{field} is {'too short' if code == Code.TOO_SHORT else 'too long'}"
-    if code == Code.REQUIRED:
-        return f"{field} needs the key {v['key']}"
-    if code == Code.CONST:
-        return f"{field} must be {v['wanted']}"
-    if code == Code.PATTERN:
-        return f"{field} is {v['value']}, which does not match {v['pattern']}"
-    if code == Code.SCHEMA_OTHER:
-        return f"{field}: {v['detail']}"
-    if code == Code.ONE_OF:
-        return f"one of {v['choices']}"
-    if code == Code.TYPES:
-        types = v["types"]
-        assert isinstance(types, tuple)
-        return " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
-    if code == Code.VALUE_RANGE:
-        return f"a value from {v['low']} to {v['high']}"
-    if code == Code.TEXT_LENGTH:
-        return f"text of {v['low']} to {v['high']} character{'' if v['high'] == 1 else 's'}"
-    if code == Code.AT_MOST_ITEMS:
-        return f"at most {v['count']} item{'' if v['count'] == 1 else 's'}"
-    assert code == Code.DID_YOU_MEAN, code
-    return f"did you mean {v['name']}?"

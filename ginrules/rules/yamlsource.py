@@ -42,14 +42,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import Reader
 
 from ginrules.rules import text as text_rules
-from ginrules.rules.diagnostics import (
-    Code,
-    Diagnostic,
-    JsonPath,
-    Problem,
-    RulesetError,
-    said,
-)
+from ginrules.rules.diagnostics import Code, Diagnostic, JsonPath, Problem, RulesetError, said
 
 #: Larger files are refused before they are read in full.
 MAX_FILE_BYTES = 64 * 1024
@@ -73,15 +66,10 @@ _TEXT_TAGS = frozenset(_YAML_TAG + t for t in ("str", "timestamp", "merge", "val
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 # What PyYAML's commonest complaints usually mean, as advice.
 _PARSE_HINTS = (
-    ("<block end>", "check the indentation", Code.CHECK_INDENTATION),
-    (
-        "mapping values are not allowed here",
-        "a value containing ': ' must be in quotes",
-        Code.QUOTE_COLON_VALUE,
-    ),
-    ("cannot start any token", "put the value in quotes", Code.QUOTE_VALUE),
+    ("<block end>", Code.CHECK_INDENTATION),
+    ("mapping values are not allowed here", Code.QUOTE_COLON_VALUE),
+    ("cannot start any token", Code.QUOTE_VALUE),
 )
-_EMPTY_FILE = "file is empty; a ruleset file needs `key: value` settings"
 _EMPTY = said(Code.EMPTY_FILE)
 # A unique marker for "this scalar was already reported as an error".
 _INVALID = object()
@@ -133,7 +121,7 @@ def load_yaml_text(text: str | bytes, name: str) -> SourceDocument:
     report = _Report(name)
     size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_FILE_BYTES:
-        raise report.stop(None, *_too_large(size))
+        raise report.stop(None, _too_large(size))
     source = _decode(text, report) if isinstance(text, bytes) else text
     source = source.removeprefix("\ufeff")
     # Characters the reader refuses are parsed as U+FFFD (the marks stay the same)
@@ -146,9 +134,9 @@ def load_yaml_text(text: str | bytes, name: str) -> SourceDocument:
     try:
         root = loader.compose_ruleset()
     except yaml.YAMLError as error:
-        mark, message, problem = _describe_parse_error(error, source)
+        mark, problem = _describe_parse_error(error, source)
         _report_raw(report, source, raw, None)
-        raise report.stop(mark, message, problem) from None
+        raise report.stop(mark, problem) from None
     finally:
         loader.dispose()
 
@@ -175,13 +163,12 @@ def load_yaml_file(path: pathlib.Path, display_name: str | None = None) -> Sourc
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise _Report(name).stop(None, *_too_large(size))
+            raise _Report(name).stop(None, _too_large(size))
         with path.open("rb") as stream:
             raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        reason = error.strerror or str(error)
-        problem = said(Code.CANNOT_READ, reason=reason)
-        raise _Report(name).stop(None, f"cannot read file: {reason}", problem) from None
+        problem = said(Code.CANNOT_READ, reason=error.strerror or str(error))
+        raise _Report(name).stop(None, problem) from None
     return load_yaml_text(raw, name)
 
 
@@ -220,16 +207,11 @@ def _report_raw(
         path, in_key = builder.path_at(index) if builder else ((), False)
         refused = text_rules.unshowable(chr(code_point))
         assert refused is not None, "the reader refuses no character the text rules allow"
-        refused = replace(refused, in_key=in_key)
-        report.error(_mark_at(source, index), refused.code, None, path, data=refused)
+        report.refused(_mark_at(source, index), replace(refused, in_key=in_key), path)
 
 
-def _too_large(size: int) -> tuple[str, Problem]:
-    most, kib = MAX_FILE_BYTES, MAX_FILE_BYTES // 1024
-    return (
-        f"file is too large ({size} bytes); a ruleset file may be at most {most} bytes ({kib} KiB)",
-        said(Code.FILE_TOO_LARGE, size=size, most=most, kib=kib),
-    )
+def _too_large(size: int) -> Problem:
+    return said(Code.FILE_TOO_LARGE, size=size, most=MAX_FILE_BYTES, kib=MAX_FILE_BYTES // 1024)
 
 
 def _decode(raw: bytes, report: _Report) -> str:
@@ -239,98 +221,68 @@ def _decode(raw: bytes, report: _Report) -> str:
     except UnicodeDecodeError as error:
         good = raw[: error.start].decode("utf-8")
         byte = f"0x{raw[error.start]:02X}"
-        raise report.stop(
-            _mark_at(good, len(good)),
-            f"file is not valid UTF-8 (byte {byte}); save it as UTF-8",
-            said(Code.NOT_UTF8, byte=byte),
-        ) from None
+        raise report.stop(_mark_at(good, len(good)), said(Code.NOT_UTF8, byte=byte)) from None
 
 
-def _describe_parse_error(error: yaml.YAMLError, text: str) -> tuple[Mark | None, str, Problem]:
+def _describe_parse_error(error: yaml.YAMLError, text: str) -> tuple[Mark | None, Problem]:
     """Where parsing failed, and why; PyYAML's own words (its problem and context)
     are passed on as they are, with advice for its commonest complaints."""
     if not isinstance(error, yaml.MarkedYAMLError) or error.problem_mark is None:
-        return None, f"could not parse YAML: {error}", said(Code.NOT_YAML, error=str(error))
+        return None, said(Code.NOT_YAML, error=str(error))
     where = error.problem_mark
     # PyYAML says "found character '\t' that cannot start any token"; say what to do.
     if text[where.index : where.index + 1] == "\t":
         before = text[where.index - where.column : where.index]
-        if before.strip(" \t") == "":
-            message = "tabs are not allowed for indentation; use spaces"
-            return _to_mark(where), message, said(Code.TABS_INDENT)
-        return _to_mark(where), "tabs are not allowed here; use spaces", said(Code.TABS_HERE)
-    message = f"could not parse YAML: {error.problem or 'invalid syntax'}"
-    advice = []
-    for symptom, hint, code in _PARSE_HINTS:
-        if symptom in message:
-            message += f"; {hint}"
-            advice.append(code)
+        indenting = before.strip(" \t") == ""
+        return _to_mark(where), said(Code.TABS_INDENT if indenting else Code.TABS_HERE)
+    advice = tuple(code for symptom, code in _PARSE_HINTS if symptom in (error.problem or ""))
     context, context_line = None, None
     if error.context and error.context != "while scanning for the next token":
         context = error.context
         started = error.context_mark
         if started is not None and started.line != where.line:
             context_line = started.line + 1
-            message += f" ({context} that starts on line {context_line})"
-        else:
-            message += f" ({context})"
     problem = said(
         Code.PARSE_ERROR,
         problem=error.problem,
-        advice=tuple(advice),
+        advice=advice,
         context=context,
         context_line=context_line,
     )
-    return _to_mark(where), message, problem
+    return _to_mark(where), problem
 
 
 def _show_tag(tag: str) -> str:
     return "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
 
 
-def _non_string_key(raw: str, key: object) -> tuple[str, Problem]:
+def _non_string_key(raw: str, key: object) -> Problem:
     if raw == "":
-        return "empty key; every setting needs a name", said(Code.EMPTY_KEY)
+        return said(Code.EMPTY_KEY)
     if key is None:
-        meaning, problem = "null", said(Code.KEY_IS_NULL, key=repr(raw), raw=raw)
-    elif isinstance(key, bool):
-        value = str(key).lower()
-        meaning = f"the boolean {value}"
-        problem = said(Code.KEY_IS_BOOLEAN, key=repr(raw), raw=raw, value=value)
-    else:
-        meaning = f"the number {key!r}"
-        problem = said(Code.KEY_IS_NUMBER, key=repr(raw), raw=raw, number=repr(key))
-    return (
-        f"key {raw!r} is read by YAML as {meaning}, but keys must be strings; "
-        f'put it in quotes: "{raw}"',
-        problem,
-    )
+        return said(Code.KEY_IS_NULL, key=repr(raw), raw=raw)
+    if isinstance(key, bool):
+        return said(Code.KEY_IS_BOOLEAN, key=repr(raw), raw=raw, value=str(key).lower())
+    return said(Code.KEY_IS_NUMBER, key=repr(raw), raw=raw, number=repr(key))
 
 
-def _describe_root(event: Event) -> tuple[Mark | None, str, Problem]:
+def _describe_root(event: Event) -> tuple[Mark | None, Problem]:
     if (
         isinstance(event, ScalarEvent)
         and event.value == ""
         and event.style is None
         and event.tag is None
     ):
-        return Mark(1, 1), _EMPTY_FILE, _EMPTY  # a bare '---' or only comments
+        return Mark(1, 1), _EMPTY  # a bare '---' or only comments
     if isinstance(event, AliasEvent):
-        what = f"the alias *{event.anchor} (anchors and aliases are not supported)"
         problem = said(Code.TOP_LEVEL_ALIAS, anchor=event.anchor)
     elif isinstance(event, SequenceStartEvent):
-        what, problem = "a list", said(Code.TOP_LEVEL_LIST)
+        problem = said(Code.TOP_LEVEL_LIST)
     elif isinstance(event, ScalarEvent):
-        what = f"the value {event.value!r}"
         problem = said(Code.TOP_LEVEL_VALUE, value=repr(event.value))
     else:
-        what = type(event).__name__
-        problem = said(Code.TOP_LEVEL_OTHER, what=what)
-    return (
-        _event_mark(event),
-        f"the top level of a ruleset file must be a mapping of `key: value` settings, not {what}",
-        problem,
-    )
+        problem = said(Code.TOP_LEVEL_OTHER, what=type(event).__name__)
+    return _event_mark(event), problem
 
 
 class _Report:
@@ -340,47 +292,40 @@ class _Report:
         self.name = name
         self.diagnostics: list[Diagnostic] = []
 
-    def error(
-        self,
-        mark: Mark | None,
-        message: str,
-        problem: Problem | None,
-        path: JsonPath = (),
-        data: object | None = None,
-    ) -> None:
-        """Record a problem: its English, and what it is as data (``problem``; or
-        ``data``, what a problem worded elsewhere is)."""
-        found = self._diagnostic(mark, message, problem, path)
-        self.diagnostics.append(replace(found, departure=data))
-        if len(self.diagnostics) >= MAX_ERRORS:
-            raise RulesetError([*self.diagnostics, stopped_note(self.name, rank=1)])
+    def error(self, mark: Mark | None, problem: Problem, path: JsonPath = ()) -> None:
+        """Record a problem."""
+        self._add(Diagnostic.of(problem, self.name, *_line_and_column(mark), path))
 
-    def stop(
-        self, mark: Mark | None, message: str, problem: Problem, path: JsonPath = ()
-    ) -> RulesetError:
+    def refused(self, mark: Mark, character: text_rules.RefusedCharacter, path: JsonPath) -> None:
+        """Record a character the text may not hold: worded in :mod:`ginrules.words.characters`,
+        with only its code (``U+202E``) as its own message."""
+        line, column = _line_and_column(mark)
+        self._add(
+            Diagnostic("error", self.name, character.code, line, column, path, departure=character)
+        )
+
+    def stop(self, mark: Mark | None, problem: Problem, path: JsonPath = ()) -> RulesetError:
         """Record a problem after which loading cannot go on; return the error to raise."""
-        self.diagnostics.append(self._diagnostic(mark, message, problem, path))
+        self.diagnostics.append(Diagnostic.of(problem, self.name, *_line_and_column(mark), path))
         return RulesetError(list(self.diagnostics))
 
     def raise_if_any(self) -> None:
         if self.diagnostics:
             raise RulesetError(list(self.diagnostics))
 
-    def _diagnostic(
-        self, mark: Mark | None, message: str, problem: Problem | None, path: JsonPath
-    ) -> Diagnostic:
-        line, column = (mark.line, mark.column) if mark is not None else (None, None)
-        return Diagnostic(
-            "error", self.name, message, line=line, column=column, path=path, problem=problem
-        )
+    def _add(self, found: Diagnostic) -> None:
+        self.diagnostics.append(found)
+        if len(self.diagnostics) >= MAX_ERRORS:
+            raise RulesetError([*self.diagnostics, stopped_note(self.name, rank=1)])
+
+
+def _line_and_column(mark: Mark | None) -> tuple[int | None, int | None]:
+    return (mark.line, mark.column) if mark is not None else (None, None)
 
 
 def stopped_note(file: str, rank: int) -> Diagnostic:
     """The last diagnostic when there are too many: more would only bury the first."""
-    problem = said(Code.STOPPED, count=MAX_ERRORS)
-    return Diagnostic(
-        "error", file, f"stopped after {MAX_ERRORS} errors", rank=rank, problem=problem
-    )
+    return Diagnostic.of(said(Code.STOPPED, count=MAX_ERRORS), file, rank=rank)
 
 
 class _RulesetLoader(yaml.SafeLoader):
@@ -403,24 +348,15 @@ class _RulesetLoader(yaml.SafeLoader):
         """Compose the file's one document, which must be a mapping."""
         self._next_event()  # StreamStartEvent
         if self.check_event(StreamEndEvent):
-            raise self.report.stop(Mark(1, 1), _EMPTY_FILE, _EMPTY)
+            raise self.report.stop(Mark(1, 1), _EMPTY)
         root = self.compose_document()
         # compose_node has refused every other kind of root.
         assert isinstance(root, MappingNode)
         if not self.check_event(StreamEndEvent):
-            self.report.error(
-                _event_mark(self._peek_event()),
-                "found a second YAML document; a ruleset file holds exactly one "
-                "(remove the extra '---' and what follows it)",
-                said(Code.SECOND_DOCUMENT),
-            )
+            self.report.error(_event_mark(self._peek_event()), said(Code.SECOND_DOCUMENT))
         for anchor, mark in self.anchors_defined.items():
             if anchor not in self.aliases_used:
-                self.report.error(
-                    mark,
-                    f"anchors and aliases are not supported in ruleset files; remove &{anchor}",
-                    said(Code.UNUSED_ANCHOR, anchor=anchor),
-                )
+                self.report.error(mark, said(Code.UNUSED_ANCHOR, anchor=anchor))
         return root
 
     def compose_node(self, parent: Node | None, index: int) -> Node | None:
@@ -441,11 +377,7 @@ class _RulesetLoader(yaml.SafeLoader):
         if not isinstance(event, CollectionStartEvent):
             return super().compose_node(parent, index)
         if self.depth >= MAX_DEPTH:
-            raise self.report.stop(
-                _event_mark(event),
-                f"nesting is too deep: mappings and lists may nest at most {MAX_DEPTH} levels",
-                said(Code.TOO_DEEP, most=MAX_DEPTH),
-            )
+            raise self.report.stop(_event_mark(event), said(Code.TOO_DEEP, most=MAX_DEPTH))
         self.depth += 1
         try:
             return super().compose_node(parent, index)
@@ -467,12 +399,7 @@ class _RulesetLoader(yaml.SafeLoader):
         if name in self.aliases_used:
             return
         self.aliases_used.add(name)
-        self.report.error(
-            _event_mark(event),
-            "anchors and aliases are not supported in ruleset files; "
-            f"write out the value of *{name} in full",
-            said(Code.ALIAS, anchor=name),
-        )
+        self.report.error(_event_mark(event), said(Code.ALIAS, anchor=name))
 
 
 class _Builder:
@@ -516,12 +443,8 @@ class _Builder:
             mark = _mark(key_node)
             if key in first_lines:
                 first = first_lines[key]
-                self.report.error(
-                    mark,
-                    f"duplicate key {key!r} (first defined on line {first})",
-                    said(Code.DUPLICATE_KEY, key=repr(key), line=first),
-                    entry,
-                )
+                duplicate = said(Code.DUPLICATE_KEY, key=repr(key), line=first)
+                self.report.error(mark, duplicate, entry)
                 continue
             first_lines[key] = mark.line
             self.key_marks[entry] = mark
@@ -531,15 +454,14 @@ class _Builder:
     def key(self, node: Node, path: JsonPath) -> str | None:
         if not isinstance(node, ScalarNode):
             mapping = isinstance(node, MappingNode)
-            what = "a mapping" if mapping else "a list"
             problem = said(Code.KEY_IS_MAPPING if mapping else Code.KEY_IS_LIST)
-            self.report.error(_mark(node), f"keys must be strings, not {what}", problem, path)
+            self.report.error(_mark(node), problem, path)
             return None
         key = self.scalar(node, path, in_key=True)
         if isinstance(key, str):
             return key
         if key is not _INVALID:
-            self.report.error(_mark(node), *_non_string_key(node.value, key), path)
+            self.report.error(_mark(node), _non_string_key(node.value, key), path)
         return None
 
     def scalar(self, node: ScalarNode, path: JsonPath, *, in_key: bool = False) -> object:
@@ -551,31 +473,19 @@ class _Builder:
             self._unsupported_tag(node, path)
             return _INVALID
         if node.tag in (_INT, _FLOAT) and len(node.value) > _MAX_NUMBER_CHARS:
-            length, most = len(node.value), _MAX_NUMBER_CHARS
-            self.report.error(
-                _mark(node),
-                f"number is too long ({length} characters; at most {most})",
-                said(Code.NUMBER_TOO_LONG, length=length, most=most),
-                path,
-            )
+            too_long = said(Code.NUMBER_TOO_LONG, length=len(node.value), most=_MAX_NUMBER_CHARS)
+            self.report.error(_mark(node), too_long, path)
             return _INVALID
         try:
             value = construct(node)
         except (ValueError, KeyError, IndexError, ArithmeticError):
             # Only reachable through an explicit tag such as `!!int abc`.
-            shown, tag = repr(node.value), _show_tag(node.tag)
-            problem = said(Code.NOT_A_VALID, value=shown, tag=tag)
-            self.report.error(_mark(node), f"{shown} is not a valid {tag}", problem, path)
+            problem = said(Code.NOT_A_VALID, value=repr(node.value), tag=_show_tag(node.tag))
+            self.report.error(_mark(node), problem, path)
             return _INVALID
         if isinstance(value, float) and not math.isfinite(value):
             # .nan and .inf pass range checks (NaN compares false) and are not JSON.
-            shown = repr(node.value)
-            self.report.error(
-                _mark(node),
-                f"{shown} is not a finite number; write a plain number",
-                said(Code.NOT_FINITE, value=shown),
-                path,
-            )
+            self.report.error(_mark(node), said(Code.NOT_FINITE, value=repr(node.value)), path)
             return _INVALID
         return value
 
@@ -584,8 +494,7 @@ class _Builder:
         value = text_rules.join_surrogate_pairs(str(node.value))
         refused = text_rules.unshowable(value)
         if refused is not None:
-            refused = replace(refused, in_key=in_key)
-            self.report.error(_mark(node), refused.code, None, path, data=refused)
+            self.report.refused(_mark(node), replace(refused, in_key=in_key), path)
         return value
 
     def path_at(self, index: int) -> tuple[JsonPath, bool]:
@@ -596,11 +505,4 @@ class _Builder:
         return (), False
 
     def _unsupported_tag(self, node: Node, path: JsonPath) -> None:
-        tag = _show_tag(node.tag)
-        self.report.error(
-            _mark(node),
-            f"tag {tag} is not supported in ruleset files; use plain "
-            "strings, numbers, true/false, null, lists and mappings",
-            said(Code.UNSUPPORTED_TAG, tag=tag),
-            path,
-        )
+        self.report.error(_mark(node), said(Code.UNSUPPORTED_TAG, tag=_show_tag(node.tag)), path)

@@ -17,7 +17,7 @@ not a code change.
 - :mod:`~ginrules.words.turns`: the person's turn at the terminal: the table, the moves.
 - :mod:`~ginrules.words.departures`: a departure from the published rules.
 - :mod:`~ginrules.words.diagnostics`: a ruleset's diagnostics as people read them.
-- :mod:`~ginrules.words.rule_problems`: what is wrong with a ruleset, one sentence per problem code.
+- :mod:`~ginrules.words.rule_problems`: the rules layer's problem patterns in the reader's language.
 - :mod:`~ginrules.words.problems`: why an action, an entry, a hand or a record is refused.
 - :mod:`~ginrules.words.examples`: the words of a sheet's worked examples.
 - :mod:`~ginrules.words.simulation`: what a house rule changes, from two simulations.

@@ -18,8 +18,7 @@ from ginrules.rules.diagnostics import Diagnostic
 from ginrules.rules.text import RefusedCharacter
 from ginrules.words.characters import diagnostic_text
 from ginrules.words.departures import warning_text
-from ginrules.words.i18n import _
-from ginrules.words.rule_problems import text
+from ginrules.words.rule_problems import READER, text
 
 
 def message(diagnostic: Diagnostic) -> str:
@@ -52,32 +51,7 @@ def hint(diagnostic: Diagnostic) -> str | None:
 def line(diagnostic: Diagnostic) -> str:
     """The compiler-style line: ``file:line:col: error: message (at $.path; expected
     ...); hint``."""
-    said = message(diagnostic)
-    wanted = expected(diagnostic)
-    path = diagnostic.json_path
-    if diagnostic.path and wanted:
-        # Translators: a problem with a ruleset, where it is in the file ($.play.knock_limit)
-        # and what was expected instead.
-        said = _("{message} (at {path}; expected {expected})").format(
-            message=said, path=path, expected=wanted
-        )
-    elif diagnostic.path:
-        # Translators: a problem with a ruleset and where it is in the file ($.play.knock_limit).
-        said = _("{message} (at {path})").format(message=said, path=path)
-    elif wanted:
-        # Translators: a problem with a ruleset and what was expected instead.
-        said = _("{message} (expected {expected})").format(message=said, expected=wanted)
-    meant = hint(diagnostic)
-    if meant:
-        # Translators: a problem with a ruleset, then a hint ("did you mean 'gin_bonus'?").
-        said = _("{message}; {hint}").format(message=said, hint=meant)
-    where = diagnostic.location
-    if diagnostic.severity == "error":
-        # Translators: a line as compilers print it; {where} is file:line:column. Editors
-        # find problems by "error:" and "warning:": translate them as your compilers do.
-        return _("{where}: error: {message}").format(where=where, message=said)
-    # Translators: the same, for a warning.
-    return _("{where}: warning: {message}").format(where=where, message=said)
+    return worded(diagnostic).format(READER)
 
 
 def to_json(diagnostic: Diagnostic) -> dict[str, object]:
