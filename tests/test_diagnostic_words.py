@@ -25,19 +25,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 
 from ginrules.rules import validate
-from ginrules.rules.diagnostics import (
-    ENGLISH,
-    PATTERNS,
-    Choice,
-    Code,
-    Diagnostic,
-    Phrase,
-    Plural,
-    RulesetError,
-    phrase,
-    say,
-)
+from ginrules.rules.diagnostics import Diagnostic, RulesetError
 from ginrules.rules.load import MAX_CHAIN, load_ruleset, load_ruleset_text
+from ginrules.rules.phrases import ENGLISH, PATTERNS, Choice, Code, Phrase, Plural, phrase, say
 from ginrules.rules.yamlsource import MAX_FILE_BYTES, load_yaml_file, load_yaml_text
 from ginrules.words import diagnostics as words
 from ginrules.words import i18n

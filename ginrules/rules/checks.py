@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ginrules.cards import DECK_SIZE
-from ginrules.rules.diagnostics import Code, Phrase, Problem, Severity, phrase, said, say
+from ginrules.rules.diagnostics import Severity
+from ginrules.rules.phrases import Code, Phrase, Problem, phrase, said, say
 
 
 @dataclass(frozen=True)

@@ -24,15 +24,8 @@ from ginrules import schema as ruleset_schema
 from ginrules.rules import locate
 from ginrules.rules.checks import RuleView, run_checks
 from ginrules.rules.departures import departures
-from ginrules.rules.diagnostics import (
-    Code,
-    Diagnostic,
-    JsonPath,
-    Problem,
-    RulesetError,
-    said,
-    sort_diagnostics,
-)
+from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError, sort_diagnostics
+from ginrules.rules.phrases import Code, Problem, said
 from ginrules.rules.text import metadata_problems
 from ginrules.rules.validate import schema_diagnostics
 from ginrules.rules.yamlsource import SourceDocument, load_yaml_file, load_yaml_text

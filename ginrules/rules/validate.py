@@ -18,15 +18,8 @@ import jsonschema
 from jsonschema.exceptions import ValidationError
 
 from ginrules import schema as ruleset_schema
-from ginrules.rules.diagnostics import (
-    Code,
-    Diagnostic,
-    JsonPath,
-    Phrase,
-    Problem,
-    format_json_path,
-    phrase,
-)
+from ginrules.rules.diagnostics import Diagnostic, JsonPath, format_json_path
+from ginrules.rules.phrases import Code, Phrase, Problem, phrase
 from ginrules.rules.yamlsource import MAX_ERRORS, SourceDocument, stopped_note
 
 

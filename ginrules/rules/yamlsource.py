@@ -42,7 +42,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.reader import Reader
 
 from ginrules.rules import text as text_rules
-from ginrules.rules.diagnostics import Code, Diagnostic, JsonPath, Problem, RulesetError, said
+from ginrules.rules.diagnostics import Diagnostic, JsonPath, RulesetError
+from ginrules.rules.phrases import Code, Problem, said
 
 #: Larger files are refused before they are read in full.
 MAX_FILE_BYTES = 64 * 1024

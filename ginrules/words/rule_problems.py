@@ -3,7 +3,7 @@
 The rules layer says what each problem is as data (a
 :class:`~ginrules.rules.diagnostics.Phrase`: a code and its parameters) and writes
 each code's words once, in English, as gettext messages
-(:data:`~ginrules.rules.diagnostics.PATTERNS`). Here they are said through the
+(:data:`~ginrules.rules.phrases.PATTERNS`). Here they are said through the
 current language's catalogue: the same patterns, the same composition, with
 gettext's functions passed in. The parameters are data as written in YAML: keys,
 values, paths and tags are never translated.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ginrules.rules.diagnostics import Phrase, Wording, say
+from ginrules.rules.phrases import Phrase, Wording, say
 from ginrules.words.i18n import gettext, ngettext, pgettext
 
 #: The current language's catalogue, looked up at each call.
