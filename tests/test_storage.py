@@ -185,38 +185,42 @@ def test_a_form_token_sent_twice_at_once_saves_once(store: Store) -> None:
     assert store.count() == 1
 
 
+def _old_database(store: Store, before: str, absent: str, visibility: str) -> None:
+    """The database the migrations before ``before`` made (recorded as applied), without
+    the column ``absent``, holding one house rule 'oldrules' (its ``visibility`` where
+    that column exists) with one version named Old."""
+    from ginrules.web.tables import metadata, migrations_table
+
+    now = datetime.now(UTC)
+    with store.engine.begin() as connection:
+        metadata.create_all(connection, tables=[migrations_table])
+        for name, step in (m for m in MIGRATIONS if m[0] < before):
+            step(connection)
+            connection.execute(sa.insert(migrations_table).values(name=name, applied_at=now))
+        assert absent not in {c["name"] for c in sa.inspect(connection).get_columns("house_rules")}
+        columns, values = "", ""
+        if visibility:
+            columns, values = ", visibility", f", '{visibility}'"
+        connection.execute(
+            sa.text(
+                f"INSERT INTO house_rules (slug, edit_hash, created_at, updated_at{columns})"
+                f" VALUES ('oldrules', 'sha256:x', :now, :now{values})"
+            ),
+            {"now": now},
+        )
+        rule_id = connection.execute(sa.text("SELECT id FROM house_rules")).scalar_one()
+        connection.execute(
+            sa.insert(versions).values(
+                house_rule_id=rule_id, created_at=now, number=1, **vars(draft("Old"))
+            )
+        )
+
+
 def test_rows_from_before_visibility_are_unlisted(database_url: str) -> None:
     """A database made by 0001-0003, with a house rule in it, upgraded: unlisted."""
     old = Store(database_url)
     try:
-        now = datetime.now(UTC)
-        with old.engine.begin() as connection:
-            old_tables = [m for m in MIGRATIONS if m[0] < "0004"]
-            for _name, step in old_tables:
-                step(connection)
-            assert "visibility" not in {
-                c["name"] for c in sa.inspect(connection).get_columns("house_rules")
-            }
-            connection.execute(
-                sa.text(
-                    "INSERT INTO house_rules (slug, edit_hash, created_at, updated_at)"
-                    " VALUES ('oldrules', 'sha256:x', :now, :now)"
-                ),
-                {"now": now},
-            )
-            rule_id = connection.execute(sa.text("SELECT id FROM house_rules")).scalar_one()
-            connection.execute(
-                sa.insert(versions).values(
-                    house_rule_id=rule_id, created_at=now, number=1, **vars(draft("Old"))
-                )
-            )
-        # Record the first three as applied (they ran above), then upgrade the rest.
-        from ginrules.web.tables import metadata, migrations_table
-
-        with old.engine.begin() as connection:
-            metadata.create_all(connection, tables=[migrations_table])
-            for name, _ in old_tables:
-                connection.execute(sa.insert(migrations_table).values(name=name, applied_at=now))
+        _old_database(old, "0004", "visibility", "")
         assert old.upgrade() == [name for name, _ in MIGRATIONS[3:]]
         found = old.get("oldrules")
         assert found is not None and found.visibility == "unlisted" and found.name == "Old"
@@ -249,30 +253,7 @@ def test_rows_from_before_the_table_language_follow_their_readers(database_url: 
     """A database made by 0001-0007, with a house rule in it, upgraded by 0008: NULL."""
     old = Store(database_url)
     try:
-        now = datetime.now(UTC)
-        from ginrules.web.tables import metadata, migrations_table
-
-        with old.engine.begin() as connection:
-            metadata.create_all(connection, tables=[migrations_table])
-            for name, step in (m for m in MIGRATIONS if m[0] < "0008"):
-                step(connection)
-                connection.execute(sa.insert(migrations_table).values(name=name, applied_at=now))
-            assert "language" not in {
-                c["name"] for c in sa.inspect(connection).get_columns("house_rules")
-            }
-            connection.execute(
-                sa.text(
-                    "INSERT INTO house_rules (slug, edit_hash, created_at, updated_at,"
-                    " visibility) VALUES ('oldrules', 'sha256:x', :now, :now, 'listed')"
-                ),
-                {"now": now},
-            )
-            rule_id = connection.execute(sa.text("SELECT id FROM house_rules")).scalar_one()
-            connection.execute(
-                sa.insert(versions).values(
-                    house_rule_id=rule_id, created_at=now, number=1, **vars(draft("Old"))
-                )
-            )
+        _old_database(old, "0008", "language", "listed")
         assert old.upgrade() == ["0008_house_rule_table_language"]
         found = old.get("oldrules")
         assert found is not None and found.language is None and found.listed
