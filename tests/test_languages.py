@@ -186,6 +186,27 @@ def test_sheets_speak_the_language(site: Site) -> None:
             assert in_language(lang, SHEET_HEADING) in answer.get_data(as_text=True)
 
 
+def test_a_sheet_asked_for_in_a_language_opens_its_online_copy_in_it(site: Site) -> None:
+    """The QR code printed on a sheet opens the language a link or the table chose, and
+    the reader's own language when the reader's browser chose it."""
+
+    def online(answer: TestResponse) -> set[str]:
+        return set(re.findall(PUBLIC + r"/[^\"<\s]*", answer.get_data(as_text=True)))
+
+    german = {"Accept-Language": "de"}
+    assert online(site.client.get("/rules/classic/sheet", headers=german)) == {
+        f"{PUBLIC}/rules/classic"
+    }
+    assert online(site.client.get("/rules/classic/sheet?lang=fr", headers=german)) == {
+        f"{PUBLIC}/rules/classic?lang=fr"
+    }
+    slug = create(site.client, language="es")["slug"]
+    reader = site.fresh()
+    assert online(reader.get(f"/h/{slug}/v1/sheet", headers=german)) == {
+        f"{PUBLIC}/h/{slug}/v1?lang=es"
+    }
+
+
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_pages_show_the_catalogues_words(site: Site, lang: str) -> None:
     """Fails until the catalogue of ``lang`` has the layout's words."""

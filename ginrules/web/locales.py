@@ -155,6 +155,16 @@ def _done(_error: BaseException | None) -> None:
         found[1].close()
 
 
+def deliberate() -> str | None:
+    """This request's language when a link or the house rule chose it (``?lang=``, a
+    table language), not the reader: what a printed sheet's QR code should open in."""
+    found = g.get(_CHOICE)
+    if found is None:
+        return None
+    choice: Choice = found[0]
+    return choice.language if choice.source in (Source.QUERY, Source.TABLE) else None
+
+
 def here() -> str:
     """This page's path and query, less ``?lang=`` (which would outvote the switch);
     the path alone after a form was sent (the form's own page)."""

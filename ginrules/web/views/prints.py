@@ -20,7 +20,7 @@ from ginrules.rules.load import Ruleset
 from ginrules.sheets.qr import qr_png, qr_svg
 from ginrules.sheets.render import Document, SheetOptions, scorepad_html, sheet_html
 from ginrules.web import pdf_renders, refs
-from ginrules.web.locales import asked
+from ginrules.web.locales import asked, deliberate
 from ginrules.web.responses import IMMUTABLE, RELEASE, cached
 from ginrules.web.security import problem
 from ginrules.web.storage import get_store
@@ -45,7 +45,9 @@ def _options(loaded: refs.Loaded, paper: str, large: bool) -> SheetOptions:
     return SheetOptions(
         paper=paper,  # type: ignore[arg-type]
         large_print=large,
-        url=absolute(loaded.path),
+        # A sheet asked for in a language (a link's ?lang=, a table language) opens
+        # its online copy in that language; one that followed the reader does not.
+        url=absolute(in_language(loaded.path, deliberate())),
         version=version_label(version.number) if version else None,
         date=version.created_at.date() if version else None,
     )
@@ -65,7 +67,8 @@ def _resource(
     version that never changes), so a repeat needs no database read at all."""
     paper, large = _paper()
     base_url = current_app.config["PUBLIC_BASE_URL"]
-    key = f"{kind}|{current_locale()}|{ref}|{identity}|{paper}|{large}|{base_url}"
+    chosen = deliberate() or ""
+    key = f"{kind}|{current_locale()}|{chosen}|{ref}|{identity}|{paper}|{large}|{base_url}"
     if kind in _PDFS:
         return _pdf(ref, key, load, _PDFS[kind], (paper, large), policy)
     page = _PAGES[kind]
