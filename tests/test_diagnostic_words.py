@@ -13,7 +13,6 @@ layer's words say, and under a pseudo-language that wraps every extracted messag
 from __future__ import annotations
 
 import gettext
-import io
 from collections.abc import Callable, Iterator
 from functools import cache, partial
 from pathlib import Path
@@ -21,8 +20,6 @@ from typing import Final
 
 import jsonschema
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 
 from ginrules.rules import validate
 from ginrules.rules.diagnostics import Diagnostic, RulesetError
@@ -30,11 +27,10 @@ from ginrules.rules.load import MAX_CHAIN, load_ruleset, load_ruleset_text
 from ginrules.rules.phrases import ENGLISH, PATTERNS, Choice, Code, Phrase, Plural, phrase, say
 from ginrules.rules.yamlsource import MAX_FILE_BYTES, load_yaml_file, load_yaml_text
 from ginrules.words import diagnostics as words
-from ginrules.words import i18n
 from ginrules.words.i18n import _, use_locale
 from ginrules.words.rule_problems import text
 from tests.test_invalid import CASE_IDS, CASES
-from tests.translations import extracted
+from tests.translations import extracted, pseudo_catalogue, speak_pseudo
 
 #: A pseudo-language whose every message is the English one in ``⟦⟧``.
 PSEUDO: Final = "qps"
@@ -273,26 +269,13 @@ def test_a_sample_reads_as_it_should() -> None:
 @cache
 def _pseudo_catalogue() -> gettext.GNUTranslations:
     """Every extracted message as ``⟦message⟧``, as gettext reads a .mo file."""
-    catalog = Catalog(locale="en")
-    for (context, key), _uses in extracted().items():
-        if isinstance(key, str):
-            catalog.add(key, f"⟦{key}⟧", context=context)
-        else:
-            catalog.add(key, (f"⟦{key[0]}⟧", f"⟦{key[1]}⟧"), context=context)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
+    return pseudo_catalogue(lambda message: f"⟦{message}⟧")
 
 
 @pytest.fixture
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    real = i18n.translations
-    monkeypatch.setitem(i18n.LANGUAGES, PSEUDO, "Pseudo")
-    monkeypatch.setitem(i18n._BABEL_LOCALES, PSEUDO, "de_DE")  # lists as German joins them
-    monkeypatch.setattr(
-        i18n, "translations", lambda lang: _pseudo_catalogue() if lang == PSEUDO else real(lang)
-    )
+    # Lists as German joins them.
+    speak_pseudo(monkeypatch, {PSEUDO: _pseudo_catalogue()}, babel_locale="de_DE", listed=True)
     with use_locale(PSEUDO):
         yield
 

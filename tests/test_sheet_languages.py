@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 import gettext
 import html
-import io
 import re
 import zlib
 from collections.abc import Iterator
@@ -28,8 +27,6 @@ from pathlib import Path
 from typing import Final
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from flask.testing import FlaskClient
 
 from ginrules import schema as ruleset_schema
@@ -59,7 +56,7 @@ from ginrules.words.values import UNTITLED
 from tests.pdf_tools import pdf_info, pdf_pages
 from tests.sheet_text import sheet_lines
 from tests.test_sheet_consistency import GOLDEN, UPDATE
-from tests.translations import TRANSLATED, extracted
+from tests.translations import TRANSLATED, pseudo_catalogue, speak_pseudo
 from tests.web_helpers import site_client
 
 SHIPPED: Final = [entry.name for entry in locate.entries()]
@@ -92,32 +89,17 @@ def _pseudo(text: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pseudo_catalogue() -> gettext.GNUTranslations:
+def pseudo_words() -> gettext.GNUTranslations:
     """Every extracted message, its words bracketed: ``⟦Knock with ⟧{points}⟦ or fewer.⟧``."""
-    catalog = Catalog(locale="en")
-    for (context, key), _uses in extracted().items():
-        if isinstance(key, tuple):
-            catalog.add(key, (_pseudo(key[0]), _pseudo(key[1])), context=context)
-        else:
-            catalog.add(key, _pseudo(key), context=context)
-    compiled = io.BytesIO()
-    write_mo(compiled, catalog)
-    compiled.seek(0)
-    return gettext.GNUTranslations(compiled)
+    return pseudo_catalogue(_pseudo)
 
 
 @pytest.fixture
 def pseudo(
-    pseudo_catalogue: gettext.GNUTranslations, monkeypatch: pytest.MonkeyPatch
+    pseudo_words: gettext.GNUTranslations, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[None]:
     """Speak the pseudo-language inside the test."""
-    real = i18n.translations
-
-    def translations(locale: str) -> gettext.NullTranslations:
-        return pseudo_catalogue if locale == PSEUDO else real(locale)
-
-    monkeypatch.setattr(i18n, "translations", translations)
-    monkeypatch.setitem(i18n._BABEL_LOCALES, PSEUDO, "ja_JP")
+    speak_pseudo(monkeypatch, {PSEUDO: pseudo_words}, babel_locale="ja_JP")
     CACHE.clear()
     with i18n.use_locale(PSEUDO):
         yield

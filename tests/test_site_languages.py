@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import gettext
 import html
-import io
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from html.parser import HTMLParser
@@ -30,8 +29,6 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
 from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -40,9 +37,9 @@ from ginrules import schema as ruleset_schema
 from ginrules.web import create_app, refs
 from ginrules.web.responses import MEMO
 from ginrules.words import builder as builder_words
-from ginrules.words import guards, i18n
+from ginrules.words import guards
 from ginrules.words.i18n import _, ngettext, use_locale
-from tests.translations import TRANSLATED, extracted
+from tests.translations import TRANSLATED, pseudo_catalogue, speak_pseudo
 
 #: The test-only language whose every message is ``⟦message⟧``.
 PSEUDO: Final = "xx"
@@ -304,20 +301,6 @@ def test_the_json_answers_speak_the_language_of_the_request(
 # -- the pseudo-languages -----------------------------------------------------------------
 
 
-def _catalogue(word: Callable[[str], str]) -> gettext.GNUTranslations:
-    """Every extracted message, translated by ``word``, as gettext reads a .mo file."""
-    catalog = Catalog(locale="en")  # two plural forms, as English has
-    for (context, key), _uses in extracted().items():
-        if isinstance(key, str):
-            catalog.add(key, word(key), context=context)
-        else:
-            catalog.add(key, (word(key[0]), word(key[1])), context=context)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    return gettext.GNUTranslations(buffer)
-
-
 _PLACEHOLDER = re.compile(r"(%\([a-z_]+\)[sd]|\{[a-z_]*(?:![rs])?(?::[^{}]*)?\}|<[^>]+>|&[a-z]+;)")
 
 
@@ -338,23 +321,16 @@ def _stretched(message: str) -> str:
 @cache
 def _pseudo(lang: str) -> gettext.GNUTranslations:
     if lang == PSEUDO:
-        return _catalogue(lambda message: "⟦" + message + "⟧")
-    return _catalogue(_stretched)
+        return pseudo_catalogue(lambda message: "⟦" + message + "⟧")
+    return pseudo_catalogue(_stretched)
 
 
 @pytest.fixture
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The two pseudo-languages, spoken by the site as if they were its own (dates and
     numbers as German writes them: digits and dots, no English month names)."""
-    real = i18n.translations
-    for lang in (PSEUDO, LONG):
-        monkeypatch.setitem(i18n.LANGUAGES, lang, f"Pseudo {lang}")
-        monkeypatch.setitem(i18n._BABEL_LOCALES, lang, "de_DE")
-    monkeypatch.setattr(
-        i18n,
-        "translations",
-        lambda locale: _pseudo(locale) if locale in (PSEUDO, LONG) else real(locale),
-    )
+    catalogues = {lang: _pseudo(lang) for lang in (PSEUDO, LONG)}
+    speak_pseudo(monkeypatch, catalogues, babel_locale="de_DE", listed=True)
     yield
 
 

@@ -10,7 +10,6 @@ script's words, the game's texts) was never translated.
 
 from __future__ import annotations
 
-import gettext
 import json
 import re
 from collections.abc import Iterator
@@ -26,9 +25,9 @@ from flask.testing import FlaskClient
 from ginrules.web import create_app
 from ginrules.words import bot_games, i18n, tables
 from ginrules.words.cards import card_faces
-from ginrules.words.i18n import _, use_locale
+from ginrules.words.i18n import LANGUAGES, _, use_locale
 from tests import browser_helpers
-from tests.translations import extracted
+from tests.translations import pseudo_catalogue, speak_pseudo
 from tests.web_helpers import Client
 
 LANGS = ("de", "es", "fr")
@@ -273,38 +272,12 @@ def test_the_csv_and_the_export_keep_their_english_names_in_every_language(site:
 # -- the pseudo-locale: no English outside the brackets -------------------------------------
 
 
-class Pseudo(gettext.NullTranslations):
-    """Every message the catalogue holds, as ``⟦message⟧`` (each plural form too)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.singular: set[tuple[str | None, str]] = set()
-        self.plural: set[tuple[str | None, str, str]] = set()
-        for context, key in extracted():
-            if isinstance(key, str):
-                self.singular.add((context, key))
-            else:
-                self.plural.add((context, key[0], key[1]))
-
-    def gettext(self, message: str) -> str:
-        return f"⟦{message}⟧" if (None, message) in self.singular else message
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        chosen = msgid1 if n == 1 else msgid2
-        return f"⟦{chosen}⟧" if (None, msgid1, msgid2) in self.plural else chosen
-
-    def pgettext(self, context: str, message: str) -> str:
-        return f"⟦{message}⟧" if (context, message) in self.singular else message
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        chosen = msgid1 if n == 1 else msgid2
-        return f"⟦{chosen}⟧" if (context, msgid1, msgid2) in self.plural else chosen
-
-
 @pytest.fixture
 def pseudo(monkeypatch: pytest.MonkeyPatch) -> None:
-    translations = Pseudo()
-    monkeypatch.setattr(i18n, "translations", lambda locale: translations)
+    """Every language of the site speaks ``⟦message⟧`` for every message the catalogue
+    holds (each plural form too)."""
+    words = pseudo_catalogue(lambda message: f"⟦{message}⟧")
+    speak_pseudo(monkeypatch, dict.fromkeys(LANGUAGES, words))
 
 
 _INNERMOST = re.compile(r"⟦[^⟦⟧]*⟧")

@@ -7,16 +7,22 @@ seen here before any catalogue knows it.
 
 from __future__ import annotations
 
+import gettext
+import io
 import re
 from collections import Counter
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from pytest import MonkeyPatch
 
+from ginrules.words import i18n
 from ginrules.words.i18n import LANGUAGES, LOCALE_DIR, SOURCE_LOCALE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,3 +76,42 @@ def translations_of(message: Message) -> list[str]:
     if isinstance(message.string, (list, tuple)):
         return [str(s) for s in message.string]
     return [str(message.string or "")]
+
+
+def pseudo_catalogue(word: Callable[[str], str]) -> gettext.GNUTranslations:
+    """Every extracted message (each plural form too) translated by ``word``, compiled
+    as gettext reads a .mo file: a test-only language that shows where each word on a
+    page comes from (``⟦message⟧``)."""
+    catalog = Catalog(locale="en")  # two plural forms, as English has
+    for (context, key), _uses in extracted().items():
+        if isinstance(key, str):
+            catalog.add(key, word(key), context=context)
+        else:
+            catalog.add(key, (word(key[0]), word(key[1])), context=context)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def speak_pseudo(
+    monkeypatch: MonkeyPatch,
+    catalogues: Mapping[str, gettext.NullTranslations],
+    *,
+    babel_locale: str | None = None,
+    listed: bool = False,
+) -> None:
+    """Make ginrules speak each test-only language of ``catalogues`` (code -> catalogue)
+    for the test: numbers, lists and dates as ``babel_locale`` writes them, and the
+    languages ``listed`` among the site's own when pages must offer and accept them."""
+    real = i18n.translations
+    for lang in catalogues:
+        if listed:
+            monkeypatch.setitem(i18n.LANGUAGES, lang, f"Pseudo {lang}")
+        if babel_locale is not None:
+            monkeypatch.setitem(i18n._BABEL_LOCALES, lang, babel_locale)
+    monkeypatch.setattr(
+        i18n,
+        "translations",
+        lambda locale: catalogues[locale] if locale in catalogues else real(locale),
+    )
