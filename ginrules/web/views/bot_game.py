@@ -63,6 +63,7 @@ from ginrules.web.json_input import (
     text_field,
     whole_field,
 )
+from ginrules.web.locales import asked
 from ginrules.web.security import limited
 from ginrules.web.storage import get_store, secret_matches
 from ginrules.web.urls import absolute
@@ -70,7 +71,7 @@ from ginrules.web.views import found_or_404
 from ginrules.words import bot_games as words
 from ginrules.words.cards import card_faces
 from ginrules.words.game import bot_name
-from ginrules.words.i18n import current_locale, language
+from ginrules.words.i18n import current_locale
 from ginrules.words.problems import message
 from ginrules.words.tables import input_problem, table_refused
 
@@ -122,9 +123,7 @@ def start_from_page(ref: str) -> BaseResponse:
     keys[played.game.slug] = key
     session[_SESSION_KEYS] = dict(list(keys.items())[-_KEYS_KEPT:])
     # A language asked for in the URL (?lang=) carries on to the game.
-    where = url_for(
-        "bot_game.game_page", slug=played.game.slug, lang=language(request.args.get("lang"))
-    )
+    where = url_for("bot_game.game_page", slug=played.game.slug, lang=asked())
     return redirect(where, 303)
 
 

@@ -50,6 +50,7 @@ from ginrules.rules.compile import FormatType
 from ginrules.sheets.qr import qr_svg
 from ginrules.sheets.scoring_rules import scoring_rules
 from ginrules.web import refs
+from ginrules.web.locales import asked
 from ginrules.web.storage import get_store
 from ginrules.web.table_service import (
     NAME_LENGTH,
@@ -65,7 +66,7 @@ from ginrules.web.views import found_or_404
 from ginrules.web.views.table_api import state_json
 from ginrules.words import tables as words
 from ginrules.words.cards import card_faces
-from ginrules.words.i18n import current_locale, language
+from ginrules.words.i18n import current_locale
 from ginrules.words.values import outcome_name
 
 blueprint = Blueprint("table_pages", __name__)
@@ -241,7 +242,7 @@ def create_table() -> BaseResponse | tuple[str, int]:
         errors = {field: words.table_refused(refused.reason, refused.params)}
         return _start_form(loaded, dict(request.form), errors), 422
     # A language asked for in the URL (?lang=) carries on to the table.
-    where = url_for("table_pages.table", slug=table.slug, lang=language(request.args.get("lang")))
+    where = url_for("table_pages.table", slug=table.slug, lang=asked())
     return redirect(where + "#key=" + secret, code=303)
 
 
