@@ -12,17 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
 
 import yaml
 
 from ginrules.rules import locate
 from ginrules.rules.load import Ruleset
+from ginrules.words.extract import ruleset_texts
 from ginrules.words.i18n import _
 from ginrules.words.values import UNTITLED
-
-#: The fields of a ruleset document that people read, as ``extract_ruleset`` finds them.
-_FIELDS: Final = ("name", "description", "notes")
 
 
 @cache
@@ -31,11 +28,7 @@ def shipped_texts() -> frozenset[str]:
     found: set[str] = set()
     for entry in locate.entries():
         document = yaml.safe_load(entry.path.read_text(encoding="utf-8")) or {}
-        for field in _FIELDS:
-            value = document.get(field)
-            for item in value if isinstance(value, list) else [value]:
-                if isinstance(item, str) and item.strip():
-                    found.add(item)
+        found.update(text for _key, text in ruleset_texts(document))
     return frozenset(found)
 
 

@@ -91,9 +91,15 @@ def extract_ruleset(
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
             starts[str(key.value)] = value.start_mark.line + 1
+    for key, item in ruleset_texts(document):
+        yield starts.get(key, 1), None, item, [f"a shipped ruleset's {key}"]
+
+
+def ruleset_texts(document: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(key, text) of each name, description and table note a ruleset document gives
+    people to read: what the catalogue holds of a shipped file."""
     for key in _RULESET_KEYS:
         value = document.get(key)
-        values = value if isinstance(value, list) else [value]
-        for item in values:
+        for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and item.strip():
-                yield starts.get(key, 1), None, item, [f"a shipped ruleset's {key}"]
+                yield key, item
